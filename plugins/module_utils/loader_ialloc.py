@@ -1,0 +1,114 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""IAllocator request documents to the cluster model (hbal-spec §1.4, evac spec §2.1).
+
+Unlike `hbal -I`, the data is merged once: hbal's double merge (every
+instance counted twice) is a bug that hail itself does not have.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .errors import DataError
+from .jsonfields import JsonObject
+from .loader_rapi import parse_ipolicy
+from .model import (ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE, ClusterData, Group, Instance, Node)
+
+_ADMIN_STATE = {"up": "running", "down": "ADMIN_down", "offline": "ADMIN_offline"}
+
+
+def load_ialloc(doc, source="<iallocator>", static_kvm_memory=4096):
+    """Return (ClusterData, request dict)."""
+    top = JsonObject(doc, source, "iallocator request")
+    tags = top.get("cluster_tags", "str_list")
+    hypervisors = top.get("enabled_hypervisors", "str_list")
+    hypervisor = hypervisors[0] if hypervisors else None
+
+    groups = []
+    for pos, (uuid, raw) in enumerate(top.get("nodegroups", "dict").items()):
+        g = JsonObject(raw, source, "node group %s" % uuid)
+        policy = g.get("alloc_policy", "str")
+        if policy not in ALLOC_POLICIES:
+            raise DataError("node group %s: bad alloc_policy" % uuid, source=source,
+                            expected="one of " + ", ".join(ALLOC_POLICIES), got=policy)
+        groups.append(Group(pos, g.get("name", "str"), uuid, policy, g.get("tags", "str_list"),
+                            g.get("networks", "str_list"),
+                            parse_ipolicy(g.get("ipolicy", "dict"), source,
+                                          "node group %s ipolicy" % uuid)))
+    by_uuid = {g.uuid: g for g in groups}
+
+    nodes = []
+    for pos, (name, raw) in enumerate(top.get("nodes", "dict").items()):
+        n = JsonObject(raw, source, "node %s" % name)
+        offline = n.get("offline", "bool")
+        drained = n.get("drained", "bool")
+        vm_capable = n.get("vm_capable", "bool", True)
+        group_uuid = n.get("group", "str")
+        if group_uuid not in by_uuid:
+            raise DataError("node %s: unknown group %r" % (name, group_uuid), source=source,
+                            expected="a key of nodegroups")
+        ndparams = n.obj("ndparams")
+        excl = ndparams.get("exclusive_storage", "bool")
+        live = not offline and vm_capable
+
+        def val(key, kind):
+            return n.get(key, kind) if live else (0.0 if kind == "float" else 0)
+
+        t_spindles = val("total_spindles", "int") if excl else ndparams.get("spindle_count", "int")
+        node = Node(pos, name, val("total_memory", "float"), val("reserved_memory", "int"),
+                    val("free_memory", "int"), val("total_disk", "float"), val("free_disk", "int"),
+                    val("total_cpus", "float"), val("reserved_cpus", "int"),
+                    offline or drained or not vm_capable, False, by_uuid[group_uuid].idx,
+                    t_spindles=t_spindles, f_spindles=val("free_spindles", "int"),
+                    excl_storage=excl, tags=n.get("tags", "str_list", []))
+        node.drained = drained
+        node.hypervisor = hypervisor
+        if hypervisor == "kvm" and static_kvm_memory:
+            node.n_mem = static_kvm_memory
+        nodes.append(node)
+    node_idx = {node.name: node.idx for node in nodes}
+
+    instances = []
+    for pos, (name, raw) in enumerate(top.get("instances", "dict").items()):
+        i = JsonObject(raw, source, "instance %s" % name)
+        template = i.get("disk_template", "str")
+        if template not in DISK_TEMPLATES:
+            raise DataError("instance %s: bad disk_template" % name, source=source,
+                            expected="one of " + ", ".join(DISK_TEMPLATES), got=template)
+        placement = i.get("nodes", "str_list")
+        if not placement:
+            raise DataError("instance %s: empty node list" % name, source=source,
+                            expected="[primary, secondary...]")
+        for node_name in placement:
+            if node_name not in node_idx:
+                raise DataError("instance %s: unknown node %r" % (name, node_name), source=source)
+        state = i.get("admin_state", "str", "up")
+        if state not in _ADMIN_STATE:
+            raise DataError("instance %s: bad admin_state" % name, source=source,
+                            expected="up, down or offline", got=state)
+        disks = []
+        for dpos, draw in enumerate(i.get("disks", "list")):
+            d = JsonObject(draw, source, "instance %s disk %d" % (name, dpos))
+            disks.append((d.get("size", "int"), d.get("spindles", "int", None)))
+        instances.append(Instance(
+            pos, name, i.get("memory", "int"), i.get("disk_space_total", "int"),
+            i.get("vcpus", "int"), _ADMIN_STATE[state], True, node_idx[placement[0]],
+            node_idx[placement[1]] if len(placement) > 1 else NO_NODE, template,
+            tags=i.get("tags", "str_list"), spindle_use=i.get("spindle_use", "int"), disks=disks,
+            forthcoming=i.get("forthcoming", "bool", False), nics=i.get("nics", "list", [])))
+
+    policy = top.value.get("ipolicy")
+    data = ClusterData(groups, nodes, instances, tags,
+                       parse_ipolicy(policy, source, "cluster ipolicy") if policy else None)
+    request = top.get("request", "dict", None)
+    return data, request
+
+
+def load_ialloc_text(text, source="<iallocator>"):
+    try:
+        doc = json.loads(text)
+    except ValueError as err:
+        raise DataError("invalid JSON: %s" % err, source=source)
+    return load_ialloc(doc, source=source)

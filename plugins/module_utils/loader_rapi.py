@@ -1,0 +1,163 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""RAPI responses (as Ganeti serves them) to the cluster model; hbal-spec §1.2.
+
+The mapping is independent of the transport: it takes the decoded JSON of
+/2/info, /2/nodes?bulk=1, /2/instances?bulk=1 and /2/groups?bulk=1, whether
+they come from a saved directory or from the live client.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .errors import DataError
+from .jsonfields import JsonObject, load_json_file
+from .model import (ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE, RUN_STATUSES, ClusterData, Group,
+                    Instance, IPolicy, ISpec, Node)
+
+DEFAULT_GROUP_UUID = "00000000-0000-0000-0000-000000000000"
+_ISPEC_KEYS = ("memory-size", "cpu-count", "disk-size", "disk-count", "nic-count", "spindle-use")
+RAPI_FILES = ("info", "nodes", "instances", "groups")
+
+
+def parse_ipolicy(value, source, what):
+    """An ipolicy object as RAPI and IAllocator serve it."""
+    pol = JsonObject(value, source, what)
+
+    def ispec(obj_value, label):
+        spec = JsonObject(obj_value, source, "%s %s" % (what, label))
+        return ISpec(*[spec.get(k, "int") for k in _ISPEC_KEYS])
+
+    minmax = []
+    for pos, pair in enumerate(pol.get("minmax", "list")):
+        entry = JsonObject(pair, source, "%s minmax[%d]" % (what, pos))
+        minmax.append((ispec(entry.get("min", "dict"), "min"), ispec(entry.get("max", "dict"), "max")))
+    return IPolicy(ispec(pol.get("std", "dict"), "std"), minmax,
+                   pol.get("disk-templates", "str_list"), pol.get("vcpu-ratio", "float"),
+                   pol.get("spindle-ratio", "float"))
+
+
+def _check_choice(obj, key, value, choices):
+    if value not in choices:
+        raise DataError("%s: bad key %r" % (obj.what, key), source=obj.source,
+                        expected="one of " + ", ".join(choices), got=value)
+    return value
+
+
+def load_rapi(info, nodes, instances, groups, source="<rapi>", static_kvm_memory=4096):
+    """Build ClusterData from decoded RAPI responses."""
+    for name, value in (("nodes", nodes), ("instances", instances), ("groups", groups)):
+        if not isinstance(value, list):
+            raise DataError("%s response is not a list (was it fetched with bulk=1?)" % name,
+                            source=source)
+    group_list = []
+    for pos, raw in enumerate(groups):
+        g = JsonObject(raw, source, "group #%d" % pos)
+        name = g.get("name", "str")
+        group_list.append(Group(pos, name, g.get("uuid", "str"),
+                                _check_choice(g, "alloc_policy", g.get("alloc_policy", "str"),
+                                              ALLOC_POLICIES),
+                                g.get("tags", "str_list", []), [],
+                                parse_ipolicy(g.get("ipolicy", "dict"), source,
+                                              "group %s ipolicy" % name)))
+    by_uuid = {g.uuid: g for g in group_list}
+
+    cluster = JsonObject(info, source, "cluster info")
+    hypervisor = cluster.get("default_hypervisor", "str", None)
+    node_list = []
+    for pos, raw in enumerate(nodes):
+        n = JsonObject(raw, source, "node #%d" % pos)
+        name = n.get("name", "str")
+        n.what = "node %s" % name
+        drained = n.get("drained", "bool")
+        live = not n.get("offline", "bool") and n.get("vm_capable", "bool", True)
+        ndparams = n.obj("ndparams")
+        excl = ndparams.get("exclusive_storage", "bool")
+        group_uuid = n.get("group.uuid", "str", DEFAULT_GROUP_UUID)
+        group = by_uuid.get(group_uuid)
+        if group is None:
+            raise DataError("node %s: unknown group %r" % (name, group_uuid), source=source,
+                            expected="the UUID of a group in the groups response")
+
+        def live_value(key, kind, default=None):
+            if not live:
+                return 0.0 if kind == "float" else 0
+            if default is None:
+                return n.get(key, kind)
+            return n.get(key, kind, default)
+
+        t_spindles = (n.get("sptotal", "int", 0) if live else 0) if excl \
+            else ndparams.get("spindle_count", "int")
+        node = Node(pos, name, live_value("mtotal", "float"), live_value("mnode", "int"),
+                    live_value("mfree", "int"), live_value("dtotal", "float", 0.0),
+                    live_value("dfree", "int", 0), live_value("ctotal", "float"),
+                    live_value("cnos", "int"), (not live) or drained, False, group.idx,
+                    t_spindles=t_spindles, f_spindles=live_value("spfree", "int", 0),
+                    excl_storage=excl, tags=n.get("tags", "str_list", []))
+        node.drained = drained
+        node.hypervisor = hypervisor
+        if hypervisor == "kvm" and static_kvm_memory:
+            node.n_mem = static_kvm_memory
+        node_list.append(node)
+    node_idx = {node.name: node.idx for node in node_list}
+
+    master = cluster.get("master", "str", None)
+    if master is not None:
+        if master not in node_idx:
+            raise DataError("cluster master %r is not in the node list" % master, source=source)
+        node_list[node_idx[master]].is_master = True
+
+    inst_list = []
+    for pos, raw in enumerate(instances):
+        i = JsonObject(raw, source, "instance #%d" % pos)
+        name = i.get("name", "str")
+        i.what = "instance %s" % name
+        beparams = i.obj("beparams")
+        oper_ram = i.value.get("oper_ram")
+        if isinstance(oper_ram, int) and not isinstance(oper_ram, bool):
+            mem = oper_ram
+        elif "memory" in beparams.value:
+            mem = beparams.get("memory", "int")
+        else:
+            mem = beparams.get("maxmem", "int")
+        pnode_name = i.get("pnode", "str")
+        if pnode_name not in node_idx:
+            raise DataError("instance %s: unknown primary node %r" % (name, pnode_name),
+                            source=source)
+        snodes = i.get("snodes", "str_list", [])
+        snode = NO_NODE
+        if snodes:
+            if snodes[0] not in node_idx:
+                raise DataError("instance %s: unknown secondary node %r" % (name, snodes[0]),
+                                source=source)
+            snode = node_idx[snodes[0]]
+        sizes = i.get("disk.sizes", "list", [])
+        spindles = i.get("disk.spindles", "list", [])
+        disks = [(size, spindles[k] if k < len(spindles) else None)
+                 for k, size in enumerate(sizes)]
+        template = _check_choice(i, "disk_template", i.get("disk_template", "str"), DISK_TEMPLATES)
+        status = _check_choice(i, "status", i.get("status", "str"), RUN_STATUSES)
+        inst_list.append(Instance(
+            pos, name, mem, i.get("disk_usage", "int"), beparams.get("vcpus", "int"), status,
+            beparams.get("auto_balance", "bool"), node_idx[pnode_name], snode, template,
+            tags=i.get("tags", "str_list", []), spindle_use=beparams.get("spindle_use", "int"),
+            disks=disks, forthcoming=i.get("forthcoming", "bool", False)))
+
+    policy = cluster.get("ipolicy", "dict", None)
+    return ClusterData(group_list, node_list, inst_list, cluster.get("tags", "str_list", []),
+                       parse_ipolicy(policy, source, "cluster ipolicy") if policy else None)
+
+
+def load_rapi_dir(path):
+    """Saved responses: DIR/{info,nodes,instances,groups}.json (hbal's file:// layout)."""
+    missing = [n for n in RAPI_FILES if not os.path.isfile(os.path.join(path, n + ".json"))]
+    if missing:
+        raise DataError("directory of saved RAPI responses lacks %s"
+                        % ", ".join(m + ".json" for m in missing), source=path)
+    docs = {n: load_json_file(os.path.join(path, n + ".json")) for n in RAPI_FILES}
+    tags_file = os.path.join(path, "tags.json")
+    if os.path.isfile(tags_file) and isinstance(docs["info"], dict):
+        docs["info"] = dict(docs["info"], tags=load_json_file(tags_file))
+    return load_rapi(docs["info"], docs["nodes"], docs["instances"], docs["groups"], source=path)

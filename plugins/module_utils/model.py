@@ -1,0 +1,713 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The cluster model shared by the balancer, evacuation and the roller.
+
+Field names follow Ganeti's htools (hbal-spec §3-§4) so that the spec can be
+read next to the code.  Every arithmetic step keeps Haskell's operand types
+and order, because hbal's scores are reproduced to the last printed digit.
+"""
+
+from __future__ import annotations
+
+import math
+
+# ---------------------------------------------------------------------------
+# Vocabulary
+
+RUN_STATUSES = (
+    "running", "ADMIN_down", "ADMIN_offline", "ERROR_up", "ERROR_down",
+    "ERROR_nodedown", "ERROR_nodeoffline", "USER_down", "ERROR_wrongnode",
+)
+DISK_TEMPLATES = (
+    "diskless", "file", "sharedfile", "plain", "blockdev", "drbd", "rbd", "ext", "gluster",
+)
+ALLOC_POLICIES = ("preferred", "last_resort", "unallocable")
+
+MIRROR_NONE = "none"
+MIRROR_INTERNAL = "internal"
+MIRROR_EXTERNAL = "external"
+
+_MEMORY_USING = frozenset(("running", "ERROR_up", "ERROR_nodedown", "ERROR_nodeoffline", "ERROR_wrongnode"))
+_RUNNING = frozenset(("running", "ERROR_up"))
+_LOCAL_STORAGE = frozenset(("drbd", "plain"))
+_MOVABLE_TEMPLATES = frozenset(("drbd", "blockdev", "sharedfile", "gluster", "rbd", "ext"))
+_MIRROR = {
+    "drbd": MIRROR_INTERNAL,
+    "diskless": MIRROR_EXTERNAL, "sharedfile": MIRROR_EXTERNAL, "blockdev": MIRROR_EXTERNAL,
+    "rbd": MIRROR_EXTERNAL, "ext": MIRROR_EXTERNAL, "gluster": MIRROR_EXTERNAL,
+    "file": MIRROR_NONE, "plain": MIRROR_NONE,
+}
+
+NO_NODE = -1
+
+
+def fdiv(a, b):
+    """IEEE division (Haskell Double semantics): x/0 gives +-Infinity or NaN."""
+    try:
+        return a / b
+    except ZeroDivisionError:
+        if a != a or a == 0:
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+
+def compute_pdsk(free, total):
+    """Fraction of free disk (or spindles); a node without storage counts as free."""
+    return 1.0 if total == 0 else fdiv(free, total)
+
+
+# ---------------------------------------------------------------------------
+# Policies and groups
+
+class ISpec:
+    __slots__ = ("mem_size", "cpu_count", "disk_size", "disk_count", "nic_count", "spindle_use")
+
+    def __init__(self, mem_size, cpu_count, disk_size, disk_count, nic_count, spindle_use):
+        self.mem_size = mem_size
+        self.cpu_count = cpu_count
+        self.disk_size = disk_size
+        self.disk_count = disk_count
+        self.nic_count = nic_count
+        self.spindle_use = spindle_use
+
+    def as_tuple(self):
+        return (self.mem_size, self.cpu_count, self.disk_size, self.disk_count,
+                self.nic_count, self.spindle_use)
+
+    def as_dict(self):
+        return dict(zip(self.__slots__, self.as_tuple()))
+
+
+class IPolicy:
+    """Instance policy; hbal only uses vcpu_ratio and spindle_ratio."""
+
+    def __init__(self, std, minmax, disk_templates, vcpu_ratio, spindle_ratio):
+        self.std = std
+        self.minmax = minmax            # list of (min ISpec, max ISpec)
+        self.disk_templates = list(disk_templates)
+        self.vcpu_ratio = vcpu_ratio
+        self.spindle_ratio = spindle_ratio
+
+    @classmethod
+    def default(cls):
+        return cls(ISpec(128, 1, 1024, 1, 1, 1),
+                   [(ISpec(128, 1, 1024, 1, 1, 1), ISpec(32768, 8, 1048576, 16, 8, 12))],
+                   DISK_TEMPLATES, 4.0, 32.0)
+
+    def copy(self):
+        return IPolicy(self.std, list(self.minmax), self.disk_templates,
+                       self.vcpu_ratio, self.spindle_ratio)
+
+    def as_dict(self):
+        return {
+            "std": self.std.as_dict(),
+            "minmax": [{"min": lo.as_dict(), "max": hi.as_dict()} for lo, hi in self.minmax],
+            "disk_templates": list(self.disk_templates),
+            "vcpu_ratio": self.vcpu_ratio,
+            "spindle_ratio": self.spindle_ratio,
+        }
+
+
+class Group:
+    __slots__ = ("idx", "name", "uuid", "alloc_policy", "tags", "networks", "ipolicy")
+
+    def __init__(self, idx, name, uuid, alloc_policy, tags=(), networks=(), ipolicy=None):
+        self.idx = idx
+        self.name = name
+        self.uuid = uuid
+        self.alloc_policy = alloc_policy
+        self.tags = list(tags)
+        self.networks = list(networks)
+        self.ipolicy = ipolicy or IPolicy.default()
+
+
+# ---------------------------------------------------------------------------
+# Instances
+
+class Instance:
+    __slots__ = (
+        "idx", "name", "alias", "mem", "dsk", "disks", "vcpus", "run_status",
+        "auto_balance", "pnode", "snode", "template", "tags", "spindle_use",
+        "forthcoming", "util", "movable", "excl_tags", "dsrd_loc_tags",
+        "location_score", "nics",
+    )
+
+    def __init__(self, idx, name, mem, dsk, vcpus, run_status, auto_balance, pnode, snode,
+                 template, tags=(), spindle_use=1, disks=None, forthcoming=False, nics=()):
+        self.idx = idx
+        self.name = name
+        self.alias = name
+        self.mem = mem
+        self.dsk = dsk
+        self.disks = disks if disks is not None else [(dsk, None)]
+        self.vcpus = vcpus
+        self.run_status = run_status
+        self.auto_balance = auto_balance
+        self.pnode = pnode
+        self.snode = snode
+        self.template = template
+        self.tags = list(tags)
+        self.spindle_use = spindle_use
+        self.forthcoming = forthcoming
+        self.util = (1.0, 1.0, 1.0, 1.0)
+        self.movable = template in _MOVABLE_TEMPLATES
+        self.excl_tags = []
+        self.dsrd_loc_tags = frozenset()
+        self.location_score = 0
+        self.nics = list(nics)
+
+    def copy(self):
+        new = Instance.__new__(Instance)
+        for slot in Instance.__slots__:
+            setattr(new, slot, getattr(self, slot))
+        return new
+
+    # Predicates (hbal-spec §3)
+    @property
+    def is_running(self):
+        return self.run_status in _RUNNING
+
+    @property
+    def not_offline(self):
+        return self.run_status != "ADMIN_offline"
+
+    @property
+    def uses_sec_mem(self):
+        return self.not_offline and self.auto_balance
+
+    @property
+    def uses_memory(self):
+        return (not self.forthcoming) and self.run_status in _MEMORY_USING
+
+    @property
+    def uses_local_storage(self):
+        return self.template in _LOCAL_STORAGE
+
+    @property
+    def has_secondary(self):
+        return self.template == "drbd"
+
+    @property
+    def mirror(self):
+        return _MIRROR[self.template]
+
+    def all_nodes(self):
+        return [self.pnode, self.snode] if self.template == "drbd" else [self.pnode]
+
+    @property
+    def total_spindles(self):
+        total = 0
+        for _size, spindles in self.disks:
+            if spindles is None:
+                return None
+            total += spindles
+        return total
+
+
+# ---------------------------------------------------------------------------
+# Nodes
+
+def _add_tags(counts, tags):
+    for tag in tags:
+        counts[tag] = counts.get(tag, 0) + 1
+
+
+def _del_tags(counts, tags):
+    for tag in tags:
+        left = counts.get(tag, 0) - 1
+        if left > 0:
+            counts[tag] = left
+        else:
+            counts.pop(tag, None)
+
+
+class Node:
+    """A node and every derived quantity hbal keeps for it.
+
+    The mutators below implement hbal's add/remove algebra (hbal-spec §4.3,
+    §4.4).  Balancing works on copies (`copy()`), so a failed candidate never
+    touches the state it was tried on.
+    """
+
+    __slots__ = (
+        "idx", "name", "alias", "group", "t_mem", "n_mem", "f_mem", "i_mem", "x_mem",
+        "f_mem_forth", "t_dsk", "f_dsk", "f_dsk_forth", "t_cpu", "n_cpu", "u_cpu",
+        "u_cpu_forth", "t_cpu_speed", "t_spindles", "f_spindles", "f_spindles_forth",
+        "excl_storage", "p_list", "s_list", "p_list_forth", "s_list_forth", "peers",
+        "r_mem", "fail_n1", "p_mem", "p_mem_forth", "p_dsk", "p_dsk_forth", "p_rem",
+        "p_cpu", "p_cpu_forth", "m_dsk", "lo_dsk", "hi_cpu", "hi_spindles",
+        "inst_spindles", "inst_spindles_forth", "offline", "is_master", "tags",
+        "util_load", "util_load_forth", "p_tags", "location_tags", "mig_tags",
+        "rmig_tags", "location_score", "instance_map", "vcpu_ratio", "spindle_ratio",
+        "drained", "hypervisor",
+    )
+
+    def __init__(self, idx, name, t_mem, n_mem, f_mem, t_dsk, f_dsk, t_cpu, n_cpu,
+                 offline, is_master, group, t_spindles=1, f_spindles=0,
+                 excl_storage=False, tags=(), t_cpu_speed=1.0):
+        self.idx = idx
+        self.name = name
+        self.alias = name
+        self.group = group
+        self.t_mem = float(t_mem)
+        self.n_mem = n_mem
+        self.f_mem = f_mem
+        self.i_mem = 0
+        self.x_mem = 0
+        self.f_mem_forth = f_mem
+        self.t_dsk = float(t_dsk)
+        self.f_dsk = f_dsk
+        self.f_dsk_forth = f_dsk
+        self.t_cpu = float(t_cpu)
+        self.n_cpu = n_cpu
+        self.u_cpu = n_cpu
+        self.u_cpu_forth = n_cpu
+        self.t_cpu_speed = float(t_cpu_speed)
+        self.t_spindles = t_spindles
+        self.f_spindles = f_spindles
+        self.f_spindles_forth = f_spindles
+        self.excl_storage = excl_storage
+        self.p_list = []
+        self.s_list = []
+        self.p_list_forth = []
+        self.s_list_forth = []
+        self.peers = {}
+        self.r_mem = 0
+        self.fail_n1 = True
+        self.p_mem = 0.0
+        self.p_mem_forth = fdiv(f_mem, self.t_mem)
+        self.p_dsk = self._new_pdsk(f_spindles, f_dsk)
+        self.p_dsk_forth = self.p_dsk
+        self.p_rem = 0.0
+        self.p_cpu = fdiv(n_cpu, self.t_cpu)
+        self.p_cpu_forth = self.p_cpu
+        self.m_dsk = 0.0
+        self.lo_dsk = 0
+        policy = IPolicy.default()
+        self.vcpu_ratio = policy.vcpu_ratio
+        self.spindle_ratio = policy.spindle_ratio
+        self.hi_cpu = math.floor(policy.vcpu_ratio * self.t_cpu) if math.isfinite(self.t_cpu) else 0
+        self.hi_spindles = policy.spindle_ratio * float(t_spindles)
+        self.inst_spindles = 0.0
+        self.inst_spindles_forth = 0.0
+        self.offline = offline
+        self.drained = False
+        self.is_master = is_master
+        self.tags = list(tags)
+        self.util_load = [0.0, 0.0, 0.0, 0.0]
+        self.util_load_forth = [0.0, 0.0, 0.0, 0.0]
+        self.p_tags = {}
+        self.location_tags = frozenset()
+        self.mig_tags = frozenset()
+        self.rmig_tags = frozenset()
+        self.location_score = 0
+        self.instance_map = {}
+        self.hypervisor = None
+
+    def copy(self):
+        new = Node.__new__(Node)
+        for slot in Node.__slots__:
+            setattr(new, slot, getattr(self, slot))
+        new.p_list = list(self.p_list)
+        new.s_list = list(self.s_list)
+        new.p_list_forth = list(self.p_list_forth)
+        new.s_list_forth = list(self.s_list_forth)
+        new.peers = dict(self.peers)
+        new.util_load = list(self.util_load)
+        new.util_load_forth = list(self.util_load_forth)
+        new.p_tags = dict(self.p_tags)
+        new.instance_map = dict(self.instance_map)
+        return new
+
+    # -- derived quantities (hbal-spec §4.2) --------------------------------
+    def recorded_free_mem(self, i_mem=None):
+        return int(self.t_mem) - self.n_mem - (self.i_mem if i_mem is None else i_mem)
+
+    def unallocated_mem(self, i_mem=None):
+        return self.recorded_free_mem(i_mem) - max(0, self.x_mem)
+
+    def avail_mem(self):
+        return max(0, self.unallocated_mem() - self.r_mem)
+
+    def avail_disk(self):
+        return 0 if self.f_dsk < self.lo_dsk else self.f_dsk - self.lo_dsk
+
+    def avail_cpu(self):
+        return max(0, self.hi_cpu - self.u_cpu)
+
+    def _new_pdsk(self, free_spindles, free_dsk):
+        if self.excl_storage:
+            return compute_pdsk(free_spindles, float(self.t_spindles))
+        return compute_pdsk(free_dsk, self.t_dsk)
+
+    def set_policy(self, vcpu_ratio, spindle_ratio):
+        self.vcpu_ratio = vcpu_ratio
+        self.spindle_ratio = spindle_ratio
+        self.hi_cpu = _floor_or_zero(vcpu_ratio * self.t_cpu)
+        self.hi_spindles = spindle_ratio * float(self.t_spindles)
+
+    def spindle_use(self, add, inst, forth=False):
+        """calcSpindleUse: instance spindles after adding/removing `inst`."""
+        if self.excl_storage:
+            return 0.0
+        current = self.inst_spindles_forth if forth else self.inst_spindles
+        if not inst.uses_local_storage:
+            return current
+        return current + inst.spindle_use if add else current - inst.spindle_use
+
+    def free_spindles_after(self, add, inst, forth=False):
+        """calcNewFreeSpindles."""
+        if not self.excl_storage:
+            return 0
+        current = self.f_spindles_forth if forth else self.f_spindles
+        total = inst.total_spindles
+        if total is None:
+            return -1 if add else current
+        return current - total if add else current + total
+
+    def dsrd_loc_score(self, inst):
+        return len(inst.dsrd_loc_tags) - len(inst.dsrd_loc_tags & self.location_tags)
+
+    def loc_excl_pairs(self, inst):
+        return [(loc, excl) for loc in sorted(self.location_tags) for excl in inst.excl_tags]
+
+    # -- load-time placement without checks (hbal-spec §4.3) --------------
+    def set_pri(self, inst):
+        if not inst.forthcoming:
+            self.p_list.insert(0, inst.idx)
+            if inst.not_offline:
+                self.u_cpu += inst.vcpus
+            self.p_cpu = fdiv(self.u_cpu, self.t_cpu)
+            self.util_load = _util_add(self.util_load, inst.util)
+            self.inst_spindles = self.spindle_use(True, inst)
+            self.location_score += inst.location_score + self.dsrd_loc_score(inst)
+            _add_tags(self.instance_map, self.loc_excl_pairs(inst))
+        _add_tags(self.p_tags, inst.excl_tags)
+        self.p_list_forth.insert(0, inst.idx)
+        if inst.not_offline:
+            self.u_cpu_forth += inst.vcpus
+        self.p_cpu_forth = fdiv(self.u_cpu_forth, self.t_cpu)
+        self.util_load_forth = _util_add(self.util_load_forth, inst.util)
+        if not inst.uses_memory:
+            self.f_mem_forth -= inst.mem
+        self.p_mem_forth = fdiv(self.f_mem_forth, self.t_mem)
+        self.inst_spindles_forth = self.spindle_use(True, inst, forth=True)
+        if inst.forthcoming:
+            self._forth_take_disk(inst)
+
+    def set_sec(self, inst):
+        if not inst.forthcoming:
+            self.s_list.insert(0, inst.idx)
+            self.util_load = _util_add_dsk(self.util_load, inst.util[2])
+            self.inst_spindles = self.spindle_use(True, inst)
+        self.s_list_forth.insert(0, inst.idx)
+        self.util_load_forth = _util_add_dsk(self.util_load_forth, inst.util[2])
+        self.inst_spindles_forth = self.spindle_use(True, inst, forth=True)
+        if inst.forthcoming:
+            self._forth_take_disk(inst)
+
+    def _forth_take_disk(self, inst):
+        if inst.uses_local_storage:
+            self.f_dsk_forth -= inst.dsk
+        self.f_spindles_forth = self.free_spindles_after(True, inst, forth=True)
+        self.p_dsk_forth = self._new_pdsk(self.f_spindles_forth, self.f_dsk_forth)
+
+    def build_peers(self, instances):
+        """Secondary memory reservations per primary node (load time only)."""
+        peers = {}
+        for idx in reversed(self.s_list):   # oldest first, as the list was built
+            inst = instances[idx]
+            amount = inst.mem if (inst.uses_sec_mem and not inst.forthcoming) else 0
+            peers[inst.pnode] = peers.get(inst.pnode, 0) + amount
+        self.peers = peers
+        self.r_mem = max(peers.values(), default=0)
+        self.p_rem = fdiv(self.r_mem, self.t_mem)
+        # 3.0.2 uses the reported free memory and a strict comparison here.
+        self.fail_n1 = self.f_mem < self.r_mem
+
+    def update_missing(self, instances):
+        """Compute i_mem/x_mem/p_mem; return (x_mem, missing disk) for warnings."""
+        self.i_mem = sum(instances[i].mem for i in self.p_list if instances[i].uses_memory)
+        self.x_mem = (int(self.t_mem) - self.n_mem - self.i_mem) - self.f_mem
+        self.p_mem = fdiv(self.unallocated_mem(), self.t_mem)
+        used_dsk = sum(instances[i].dsk for i in self.p_list + self.s_list)
+        return self.x_mem, int(self.t_dsk) - self.f_dsk - used_dsk
+
+    # -- balancing-time updates (hbal-spec §4.4) ---------------------------
+    def remove_pri(self, inst):
+        if not inst.forthcoming:
+            self.p_list.remove(inst.idx)
+            if inst.uses_memory:
+                self.i_mem -= inst.mem
+            new_free = self.unallocated_mem()
+            self.p_mem = fdiv(new_free, self.t_mem)
+            self.fail_n1 = new_free <= self.r_mem
+            if inst.uses_local_storage:
+                self.f_dsk += inst.dsk
+            self.f_spindles = self.free_spindles_after(False, inst)
+            self.inst_spindles = self.spindle_use(False, inst)
+            self.p_dsk = self._new_pdsk(self.f_spindles, self.f_dsk)
+            if inst.not_offline:
+                self.u_cpu -= inst.vcpus
+            self.p_cpu = fdiv(self.u_cpu, self.t_cpu)
+            self.util_load = _util_sub(self.util_load, inst.util)
+            self.location_score -= inst.location_score + self.dsrd_loc_score(inst)
+            _del_tags(self.instance_map, self.loc_excl_pairs(inst))
+        _del_tags(self.p_tags, inst.excl_tags)
+        self.p_list_forth.remove(inst.idx)
+        self.f_mem_forth += inst.mem
+        if inst.uses_local_storage:
+            self.f_dsk_forth += inst.dsk
+        self.f_spindles_forth = self.free_spindles_after(False, inst, forth=True)
+        self.inst_spindles_forth = self.spindle_use(False, inst, forth=True)
+        self.p_mem_forth = fdiv(self.f_mem_forth, self.t_mem)
+        self.p_dsk_forth = self._new_pdsk(self.f_spindles_forth, self.f_dsk_forth)
+        if inst.not_offline:
+            self.u_cpu_forth -= inst.vcpus
+        self.p_cpu_forth = fdiv(self.u_cpu_forth, self.t_cpu)
+        self.util_load_forth = _util_sub(self.util_load_forth, inst.util)
+
+    def remove_sec(self, inst):
+        if not inst.forthcoming:
+            self.s_list.remove(inst.idx)
+            if inst.uses_local_storage:
+                self.f_dsk += inst.dsk
+            self.f_spindles = self.free_spindles_after(False, inst)
+            self.inst_spindles = self.spindle_use(False, inst)
+            old = self.peers.get(inst.pnode, 0)
+            new = old - inst.mem if inst.uses_sec_mem else old
+            if new > 0:
+                _peer_store(self.peers, inst.pnode, new)
+            else:
+                self.peers.pop(inst.pnode, None)
+            if old >= self.r_mem:
+                self.r_mem = max(self.peers.values(), default=0)
+            self.p_rem = fdiv(self.r_mem, self.t_mem)
+            self.fail_n1 = self.unallocated_mem() <= self.r_mem
+            self.p_dsk = self._new_pdsk(self.f_spindles, self.f_dsk)
+            self.util_load = _util_sub_dsk(self.util_load, inst.util[2])
+        self.s_list_forth.remove(inst.idx)
+        if inst.uses_local_storage:
+            self.f_dsk_forth += inst.dsk
+        self.f_spindles_forth = self.free_spindles_after(False, inst, forth=True)
+        self.inst_spindles_forth = self.spindle_use(False, inst, forth=True)
+        self.p_dsk_forth = self._new_pdsk(self.f_spindles_forth, self.f_dsk_forth)
+        self.util_load_forth = _util_sub_dsk(self.util_load_forth, inst.util[2])
+
+    def add_pri(self, inst, force):
+        """addPriEx: place `inst` as primary; return None or the FailMode name."""
+        local = inst.uses_local_storage
+        mem_f = self.f_mem_forth - inst.mem
+        dsk_f = self.f_dsk_forth - inst.dsk if local else self.f_dsk_forth
+        sp_f = self.free_spindles_after(True, inst, forth=True)
+        isp_f = self.spindle_use(True, inst, forth=True)
+        ucpu_f = self.u_cpu_forth + inst.vcpus if inst.not_offline else self.u_cpu_forth
+        pcpu_f = fdiv(ucpu_f, self.t_cpu)
+        lcpu = self.vcpu_ratio
+        forth_fail = None
+        if mem_f <= 0:
+            forth_fail = "FailMem"
+        elif local and dsk_f <= 0:
+            forth_fail = "FailDisk"
+        elif local and dsk_f < self.lo_dsk:
+            forth_fail = "FailDisk"
+        elif local and self.excl_storage and sp_f < 0:
+            forth_fail = "FailSpindles"
+        elif local and isp_f > self.hi_spindles:
+            forth_fail = "FailDisk"
+        elif lcpu >= 0 and lcpu < pcpu_f:
+            forth_fail = "FailCPU"
+        strict = not force
+
+        if inst.forthcoming:
+            if strict and forth_fail:
+                return forth_fail
+        else:
+            i_mem = self.i_mem + inst.mem if inst.uses_memory else self.i_mem
+            new_free = self.unallocated_mem(i_mem)
+            new_n1 = new_free <= self.r_mem
+            new_dsk = self.f_dsk - inst.dsk if local else self.f_dsk
+            new_sp = self.free_spindles_after(True, inst)
+            new_isp = self.spindle_use(True, inst)
+            new_ucpu = self.u_cpu + inst.vcpus if inst.not_offline else self.u_cpu
+            new_pcpu = fdiv(new_ucpu, self.t_cpu)
+            if new_free <= 0:
+                return "FailMem"
+            if local and new_dsk <= 0:
+                return "FailDisk"
+            if strict and local and new_dsk < self.lo_dsk:
+                return "FailDisk"
+            if local and self.excl_storage and new_sp < 0:
+                return "FailSpindles"
+            if strict and local and new_isp > self.hi_spindles:
+                return "FailDisk"
+            if strict and new_n1 and not self.fail_n1:
+                return "FailMem"
+            if strict and lcpu >= 0 and lcpu < new_pcpu:
+                return "FailCPU"
+            if strict and any(tag in self.p_tags for tag in inst.excl_tags):
+                return "FailTags"
+            if strict and forth_fail:
+                return forth_fail
+            self.p_list.insert(0, inst.idx)
+            self.i_mem = i_mem
+            self.f_dsk = new_dsk
+            self.fail_n1 = new_n1
+            self.p_mem = fdiv(new_free, self.t_mem)
+            self.p_dsk = self._new_pdsk(new_sp, new_dsk)
+            self.u_cpu = new_ucpu
+            self.p_cpu = new_pcpu
+            self.util_load = _util_add(self.util_load, inst.util)
+            self.inst_spindles = new_isp
+            self.f_spindles = new_sp
+            self.location_score += inst.location_score + self.dsrd_loc_score(inst)
+            _add_tags(self.instance_map, self.loc_excl_pairs(inst))
+        _add_tags(self.p_tags, inst.excl_tags)
+        self.p_list_forth.insert(0, inst.idx)
+        self.f_mem_forth = mem_f
+        self.f_dsk_forth = dsk_f
+        self.p_mem_forth = fdiv(mem_f, self.t_mem)
+        self.p_dsk_forth = self._new_pdsk(sp_f, dsk_f)
+        self.u_cpu_forth = ucpu_f
+        self.p_cpu_forth = pcpu_f
+        self.util_load_forth = _util_add(self.util_load_forth, inst.util)
+        self.inst_spindles_forth = isp_f
+        self.f_spindles_forth = sp_f
+        return None
+
+    def add_sec(self, inst, pdx, force, ignore_disks=False):
+        """addSecExEx: place `inst` as secondary of primary node `pdx`."""
+        need = inst.mem if inst.uses_sec_mem else 0
+        new_peem = self.peers.get(pdx, 0) + need
+        dsk_f = self.f_dsk_forth - inst.dsk
+        sp_f = self.free_spindles_after(True, inst, forth=True)
+        isp_f = self.spindle_use(True, inst, forth=True)
+        forth_fail = None
+        if not inst.has_secondary:
+            forth_fail = "FailDisk"
+        elif dsk_f <= 0 or dsk_f < self.lo_dsk:
+            forth_fail = "FailDisk"
+        elif self.excl_storage and sp_f < 0:
+            forth_fail = "FailSpindles"
+        elif isp_f > self.hi_spindles:
+            forth_fail = "FailDisk"
+        elif need >= self.f_mem_forth:
+            forth_fail = "FailMem"
+        strict = not force
+
+        if inst.forthcoming:
+            if strict and forth_fail:
+                return forth_fail
+        else:
+            old_mem = self.unallocated_mem()
+            new_dsk = self.f_dsk - inst.dsk
+            new_sp = self.free_spindles_after(True, inst)
+            new_isp = self.spindle_use(True, inst)
+            new_rmem = max(self.r_mem, new_peem)
+            new_n1 = old_mem <= new_rmem
+            if not inst.has_secondary:
+                return "FailDisk"
+            if not ignore_disks and new_dsk <= 0:
+                return "FailDisk"
+            if strict and new_dsk < self.lo_dsk:
+                return "FailDisk"
+            if self.excl_storage and new_sp < 0:
+                return "FailSpindles"
+            if strict and new_isp > self.hi_spindles:
+                return "FailDisk"
+            if strict and need >= old_mem:
+                return "FailMem"
+            if strict and new_n1 and not self.fail_n1:
+                return "FailMem"
+            if strict and forth_fail:
+                return forth_fail
+            self.s_list.insert(0, inst.idx)
+            self.f_dsk = new_dsk
+            _peer_store(self.peers, pdx, new_peem)
+            self.fail_n1 = new_n1
+            self.r_mem = new_rmem
+            self.p_rem = fdiv(new_rmem, self.t_mem)
+            self.p_dsk = self._new_pdsk(new_sp, new_dsk)
+            self.util_load = _util_add_dsk(self.util_load, inst.util[2])
+            self.inst_spindles = new_isp
+            self.f_spindles = new_sp
+        self.s_list_forth.insert(0, inst.idx)
+        self.f_dsk_forth = dsk_f
+        self.p_dsk_forth = self._new_pdsk(sp_f, dsk_f)
+        self.util_load_forth = _util_add_dsk(self.util_load_forth, inst.util[2])
+        self.inst_spindles_forth = isp_f
+        self.f_spindles_forth = sp_f
+        return None
+
+    def policy_health(self):
+        """getPolicyHealth: None when fine, else the FailMode (hbal-spec §4.7)."""
+        if self.inst_spindles > self.hi_spindles:
+            return "FailDisk"
+        if self.p_cpu > self.vcpu_ratio:
+            return "FailCPU"
+        return None
+
+    def peer_list(self):
+        """Peers as hbal shows them: by value descending, newest first on ties."""
+        newest_first = list(self.peers.items())[::-1]
+        return sorted(newest_first, key=lambda kv: -kv[1])
+
+
+def _floor_or_zero(value):
+    return math.floor(value) if math.isfinite(value) else 0
+
+
+def _peer_store(peers, key, value):
+    # Re-insert so that dict order tracks insertion recency (display ties).
+    peers.pop(key, None)
+    peers[key] = value
+
+
+def _util_add(load, util):
+    return [load[0] + util[0], load[1] + util[1], load[2] + util[2], load[3] + util[3]]
+
+
+def _util_sub(load, util):
+    return [load[0] - util[0], load[1] - util[1], load[2] - util[2], load[3] - util[3]]
+
+
+def _util_add_dsk(load, dsk):
+    return [load[0], load[1], load[2] + dsk, load[3]]
+
+
+def _util_sub_dsk(load, dsk):
+    return [load[0], load[1], load[2] - dsk, load[3]]
+
+
+def check_migration(src, dst):
+    """Migration tags: every tag of the source must be accepted by the target."""
+    return None if src.mig_tags <= dst.rmig_tags else "FailMig"
+
+
+# ---------------------------------------------------------------------------
+# The cluster
+
+class ClusterData:
+    """Everything a backend loads: groups, nodes, instances, tags, policy."""
+
+    def __init__(self, groups, nodes, instances, cluster_tags, ipolicy=None):
+        self.groups = groups
+        self.nodes = nodes
+        self.instances = instances
+        self.cluster_tags = list(cluster_tags)
+        self.ipolicy = ipolicy or IPolicy.default()
+        self.warnings = []
+        self.suffix = ""
+
+    def group_by_name_or_uuid(self, key):
+        for group in self.groups:
+            if group.name == key or group.uuid == key:
+                return group
+        return None
+
+    def node_by_name(self, name):
+        for node in self.nodes:
+            if node.name == name:
+                return node
+        return None

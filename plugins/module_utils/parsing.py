@@ -1,0 +1,84 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Field parsers with Haskell `reads` semantics and located error messages."""
+
+from __future__ import annotations
+
+import re
+
+from .errors import DataError
+
+_INT_RE = re.compile(r"\s*-?[0-9]+\Z")
+_DOUBLE_RE = re.compile(r"\s*-?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|NaN|Infinity)\Z")
+
+
+def hs_lines(text):
+    """Haskell `lines`: a final newline does not start an extra empty line."""
+    if text == "":
+        return []
+    parts = text.split("\n")
+    if parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+def sep_split(sep, text):
+    """Ganeti's sepSplit for strings: '' gives [], 'a,' gives ['a', '']."""
+    return [] if text == "" else text.split(sep)
+
+
+class FieldReader:
+    """Reads the `|`-separated fields of one line, reporting where a field is bad."""
+
+    def __init__(self, source, lineno, fields, kind):
+        self.source = source
+        self.lineno = lineno
+        self.fields = fields
+        self.kind = kind
+
+    def error(self, message, field=None, expected=None, got=None):
+        return DataError("%s: %s" % (self.kind, message), source=self.source, line=self.lineno,
+                         field=field, expected=expected, got=got)
+
+    def has(self, pos):
+        return len(self.fields) > pos
+
+    def raw(self, pos):
+        return self.fields[pos]
+
+    def int(self, pos, label):
+        value = self.fields[pos]
+        if not _INT_RE.match(value):
+            raise self.error("bad %s" % label, field="%d (%s)" % (pos + 1, label),
+                             expected="an integer", got=value)
+        return int(value)
+
+    def double(self, pos, label):
+        value = self.fields[pos]
+        if not _DOUBLE_RE.match(value):
+            raise self.error("bad %s" % label, field="%d (%s)" % (pos + 1, label),
+                             expected="a number", got=value)
+        return float(value.strip())
+
+    def yes_no(self, pos, label):
+        value = self.fields[pos]
+        if value not in ("Y", "N"):
+            raise self.error("bad %s" % label, field="%d (%s)" % (pos + 1, label),
+                             expected="'Y' or 'N'", got=value)
+        return value == "Y"
+
+    def choice(self, pos, label, choices):
+        value = self.fields[pos]
+        if value not in choices:
+            raise self.error("bad %s" % label, field="%d (%s)" % (pos + 1, label),
+                             expected="one of " + ", ".join(choices), got=value)
+        return value
+
+
+def parse_int_text(text):
+    return int(text) if _INT_RE.match(text) else None
+
+
+def parse_double_text(text):
+    return float(text.strip()) if _DOUBLE_RE.match(text) else None

@@ -1,0 +1,146 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""hbal's cluster score: 20 weighted metrics, computed exactly (hbal-spec §5).
+
+Summation is sequential in node index order, as in hbal; a different order
+(numpy's pairwise sum, say) changes the last bits and can flip a tie.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .model import fdiv
+
+STDDEV, SUM, MAP = "stddev", "sum", "map"
+ONLINE, OFFLINE = "online", "offline"
+
+# (name, weight, statistic, node set); the order is hbal's printed order.
+METRICS = (
+    ("free_mem_cv", 0.5, STDDEV, ONLINE),
+    ("free_disk_cv", 0.5, STDDEV, ONLINE),
+    ("n1_cnt", 1.0, SUM, ONLINE),
+    ("reserved_mem_cv", 1.0, STDDEV, ONLINE),
+    ("offline_all_cnt", 4.0, SUM, OFFLINE),
+    ("offline_pri_cnt", 16.0, SUM, OFFLINE),
+    ("vcpu_ratio_cv", 0.5, STDDEV, ONLINE),
+    ("cpu_load_cv", 1.0, STDDEV, ONLINE),
+    ("mem_load_cv", 1.0, STDDEV, ONLINE),
+    ("disk_load_cv", 1.0, STDDEV, ONLINE),
+    ("net_load_cv", 1.0, STDDEV, ONLINE),
+    ("pri_tags_score", 2.0, SUM, ONLINE),
+    ("spindles_cv", 0.5, STDDEV, ONLINE),
+    ("free_mem_cv_forth", 0.5, STDDEV, ONLINE),
+    ("free_disk_cv_forth", 0.5, STDDEV, ONLINE),
+    ("vcpu_ratio_cv_forth", 0.5, STDDEV, ONLINE),
+    ("spindles_cv_forth", 0.5, STDDEV, ONLINE),
+    ("location_score", 1.0, SUM, ONLINE),
+    ("location_exclusion_score", 1.0, MAP, ONLINE),
+    ("reserved_mem_rtotal", 0.25, SUM, ONLINE),
+)
+METRIC_NAMES = tuple(m[0] for m in METRICS)
+METRIC_WEIGHTS = tuple(m[1] for m in METRICS)
+
+
+def node_values(node):
+    """The per-node value of each of the 20 metrics (the map metric gives a dict)."""
+    return (
+        node.p_mem,
+        node.p_dsk,
+        float(len(node.s_list) + len(node.p_list)) if node.fail_n1 else 0.0,
+        node.p_rem,
+        float(len(node.p_list) + len(node.s_list)),
+        float(len(node.p_list)),
+        fdiv(node.p_cpu, node.t_cpu_speed),
+        node.util_load[0],   # utilPool is always 1, and x / 1.0 == x
+        node.util_load[1],
+        node.util_load[2],
+        node.util_load[3],
+        float(sum(node.p_tags.values()) - len(node.p_tags)),
+        fdiv(node.inst_spindles, node.hi_spindles),
+        node.p_mem_forth,
+        node.p_dsk_forth,
+        fdiv(node.p_cpu_forth, node.t_cpu_speed),
+        fdiv(node.inst_spindles_forth, node.hi_spindles),
+        float(node.location_score),
+        node.instance_map,
+        node.p_rem,
+    )
+
+
+def seq_sum(values):
+    total = 0.0
+    for value in values:
+        total = total + value
+    return total
+
+
+def pop_stddev(values):
+    count = len(values)
+    mean = fdiv(seq_sum(values), float(count))
+    acc = 0.0
+    for value in values:
+        diff = value - mean
+        acc = acc + diff * diff
+    return math.sqrt(fdiv(acc, float(count)))
+
+
+def map_stat(maps):
+    merged = {}
+    for counts in maps:
+        for key, count in counts.items():
+            merged[key] = merged.get(key, 0) + count
+    return float(sum(merged.values()) - len(merged))
+
+
+def metric_values(nodes):
+    """The 20 metric values over `nodes` (group nodes, ascending index)."""
+    online = [node_values(n) for n in nodes if not n.offline]
+    if not online:
+        return None   # hbal: no online node means no statistics and score 0
+    offline = [node_values(n) for n in nodes if n.offline]
+    result = []
+    for pos, (_name, _weight, stat, which) in enumerate(METRICS):
+        rows = online if which == ONLINE else offline
+        column = [row[pos] for row in rows]
+        if stat == STDDEV:
+            result.append(pop_stddev(column))
+        elif stat == SUM:
+            result.append(seq_sum(column))
+        else:
+            result.append(map_stat(column))
+    return result
+
+
+def total_score(values):
+    if values is None:
+        return 0.0
+    score = 0.0
+    for weight, value in zip(METRIC_WEIGHTS, values):
+        score = score + weight * value
+    return score
+
+
+def cluster_score(nodes):
+    return total_score(metric_values(nodes))
+
+
+def optimal_score(nodes):
+    """The N+1 reservation bound below which hbal does not try (hbal-spec §5.3)."""
+    if len(nodes) <= 1:
+        return 0.0
+    total_mem = seq_sum(n.t_mem for n in nodes)
+    less = total_mem - max(n.t_mem for n in nodes)
+    if not less > 0:
+        return 0.0
+    drbd = sum(sum(n.peers.values()) for n in nodes)
+    return 0.25 * (fdiv(drbd, less) - fdiv(drbd, total_mem))
+
+
+def breakdown(nodes):
+    """[(name, value, weight)] in hbal's order; empty when no node is online."""
+    values = metric_values(nodes)
+    if values is None:
+        return []
+    return [(m[0], v, m[1]) for m, v in zip(METRICS, values)]

@@ -1,0 +1,66 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Writer for the htools text format, as `hbal -S` writes it (hbal-spec §1.1.7)."""
+
+from __future__ import annotations
+
+from .numfmt import hs_fixed, hs_printf_f
+
+
+def _size(value):
+    # hbal writes %.0f; a fractional size keeps its digits so that re-reading is lossless.
+    return hs_fixed(value, 0) if float(value).is_integer() else repr(float(value))
+
+
+def _yn(flag):
+    return "Y" if flag else "N"
+
+
+def _ispec(spec):
+    return ",".join(str(v) for v in spec.as_tuple())
+
+
+def _policy_line(owner, policy):
+    minmax = ";".join("%s;%s" % (_ispec(lo), _ispec(hi)) for lo, hi in policy.minmax)
+    return "|".join((owner, _ispec(policy.std), minmax, ",".join(policy.disk_templates),
+                     hs_printf_f(policy.vcpu_ratio), hs_printf_f(policy.spindle_ratio)))
+
+
+def node_line(node, group_uuid):
+    flag = "Y" if node.offline else ("M" if node.is_master else "N")
+    return "|".join((node.name, _size(node.t_mem), str(node.n_mem), str(node.f_mem),
+                     _size(node.t_dsk), str(node.f_dsk), _size(node.t_cpu), flag, group_uuid,
+                     str(node.t_spindles), ",".join(node.tags), _yn(node.excl_storage),
+                     str(node.f_spindles), str(node.n_cpu), hs_printf_f(node.t_cpu_speed)))
+
+
+def instance_line(inst, nodes):
+    spindles = inst.disks[0][1] if inst.disks else None
+    return "|".join((inst.name, str(inst.mem), str(inst.dsk), str(inst.vcpus), inst.run_status,
+                     _yn(inst.auto_balance), nodes[inst.pnode].name,
+                     nodes[inst.snode].name if inst.snode >= 0 else "", inst.template,
+                     ",".join(inst.tags), str(inst.spindle_use),
+                     "-" if spindles is None else str(spindles), _yn(inst.forthcoming)))
+
+
+def dump_text(data, nodes=None, instances=None):
+    """Serialise `data`; `nodes`/`instances` restrict the node and instance sections
+    (hbal writes only the selected group's ones after balancing)."""
+    nodes = data.nodes if nodes is None else nodes
+    instances = data.instances if instances is None else instances
+    by_idx = {node.idx: node for node in data.nodes}
+    sections = [
+        ["|".join((g.name, g.uuid, g.alloc_policy, ",".join(g.tags), ",".join(g.networks)))
+         for g in data.groups],
+        [node_line(n, data.groups[n.group].uuid) for n in nodes],
+        [instance_line(i, by_idx) for i in instances],
+        list(data.cluster_tags),
+        [_policy_line("", data.ipolicy)] + [_policy_line(g.name, g.ipolicy) for g in data.groups],
+    ]
+    return "\n".join("".join(line + "\n" for line in section) for section in sections)
+
+
+def save_text_file(data, path, nodes=None, instances=None):
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(dump_text(data, nodes, instances))
