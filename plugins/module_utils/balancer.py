@@ -1,0 +1,186 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""hbal's balancing loop (hbal-spec §7): one best move per step until a stop rule.
+
+The search for the best move of a step is delegated to a strategy:
+`search_exhaustive` tries every candidate with the scalar model (hbal's own
+method, slow, kept as the reference), `candidates.search_bulk` scores all
+candidates at once with numpy and confirms the best ones exactly.
+"""
+
+from __future__ import annotations
+
+from .model import MIRROR_INTERNAL, NO_NODE
+from .moves import FAILOVER, apply_move, possible_moves
+from .numfmt import hs_fixed, hs_g6
+from .score import cluster_score, optimal_score
+
+
+class BalanceOptions:
+    """hbal's algorithm options, with hbal's defaults."""
+
+    def __init__(self, max_length=-1, min_score=1e-9, min_gain=0.01, min_gain_limit=0.1,
+                 no_disk_moves=False, no_instance_moves=False, restricted_migration=False,
+                 evac_mode=False, ignore_soft_errors=False):
+        self.max_length = max_length
+        self.min_score = min_score
+        self.min_gain = min_gain
+        self.min_gain_limit = min_gain_limit
+        self.disk_moves = not no_disk_moves
+        self.inst_moves = not no_instance_moves
+        self.restricted_migration = restricted_migration
+        self.evac_mode = evac_mode
+        self.force = ignore_soft_errors
+
+
+class Step:
+    """One chosen move and the placement before and after it."""
+
+    __slots__ = ("inst", "move", "target", "old_p", "old_s", "new_p", "new_s", "score")
+
+    def __init__(self, inst, move, target, old_p, old_s, new_p, new_s, score):
+        self.inst = inst
+        self.move = move
+        self.target = target
+        self.old_p = old_p
+        self.old_s = old_s
+        self.new_p = new_p
+        self.new_s = new_s
+        self.score = score
+
+
+class Candidate:
+    """A tried move: its enumeration rank decides ties, as in hbal."""
+
+    __slots__ = ("rank", "inst", "move", "target", "score", "result")
+
+    def __init__(self, rank, inst, move, target, score, result):
+        self.rank = rank
+        self.inst = inst
+        self.move = move
+        self.target = target
+        self.score = score
+        self.result = result
+
+
+class BalanceState:
+    """The cluster as the loop sees it: the group's nodes, instances, current score."""
+
+    def __init__(self, data, selection):
+        self.data = data
+        self.nodes = data.nodes                  # replaced entry by entry as moves apply
+        self.instances = data.instances
+        self.group_nodes = [n.idx for n in selection.nodes]
+        self.group_insts = [i.idx for i in selection.instances]
+        self.score = cluster_score(self.group_node_objs())
+
+    def group_node_objs(self):
+        return [self.nodes[i] for i in self.group_nodes]
+
+    def online(self):
+        return [i for i in self.group_nodes if not self.nodes[i].offline]
+
+    def apply(self, cand):
+        changed, moved, _p, _s = cand.result
+        for idx, node in changed.items():
+            self.nodes[idx] = node
+        self.instances[moved.idx] = moved
+        self.score = cand.score
+
+
+def victims(state, opts):
+    """Instances that may move this step, ascending index (hbal-spec §7.2)."""
+    nodes = state.nodes
+    offline = {i for i in state.group_nodes if nodes[i].offline}
+    result = []
+    for idx in state.group_insts:
+        inst = state.instances[idx]
+        if opts.evac_mode and not any(n in offline for n in inst.all_nodes()):
+            continue
+        if inst.movable and inst.auto_balance:
+            result.append(inst)
+    return result
+
+
+def instance_moves(state, inst, online, opts):
+    """Yield (move, target) in hbal's enumeration order for one instance."""
+    online_set = set(online)
+    use_sec = inst.snode in online_set and opts.inst_moves
+    if inst.mirror == MIRROR_INTERNAL and use_sec:
+        yield FAILOVER, NO_NODE
+    drained = state.nodes[inst.pnode].offline
+    moves = possible_moves(inst.mirror, use_sec, opts.inst_moves, opts.disk_moves,
+                           opts.restricted_migration, drained)
+    if not moves:
+        return
+    for target in online:
+        if target in (inst.pnode, inst.snode):
+            continue
+        for move in moves:
+            yield move, target
+
+
+def score_with(state, changed):
+    nodes = [changed.get(i, state.nodes[i]) for i in state.group_nodes]
+    return cluster_score(nodes)
+
+
+def search_exhaustive(state, opts):
+    """Best candidate by trying every move with the scalar model (reference)."""
+    online = state.online()
+    best = None
+    rank = 0
+    for inst in victims(state, opts):
+        for move, target in instance_moves(state, inst, online, opts):
+            rank += 1
+            result = apply_move(state.nodes, inst, move, target, opts.force)
+            if isinstance(result, str):
+                continue
+            score = score_with(state, result[0])
+            if (best.score if best else state.score) > score:
+                best = Candidate(rank, inst.idx, move, target, score, result)
+    return best
+
+
+class BalanceResult:
+    def __init__(self, initial_score, optimal, steps, stop_reason, well_balanced):
+        self.initial_score = initial_score
+        self.optimal_score = optimal
+        self.steps = steps
+        self.stop_reason = stop_reason
+        self.well_balanced = well_balanced
+
+
+def balance(data, selection, opts, search=search_exhaustive, on_step=None):
+    """Run hbal's loop on the selected group; `data` is updated in place."""
+    state = BalanceState(data, selection)
+    initial = state.score
+    optimal = optimal_score(selection.nodes)
+    if initial - optimal < opts.min_score:
+        reason = ("Cluster is already well balanced (initial score %s,\noptimum score due to "
+                  "N+1 reservations %s,\nminimum score %s).\nNothing to do, exiting"
+                  % (hs_g6(initial), hs_g6(optimal), hs_g6(opts.min_score)))
+        return BalanceResult(initial, optimal, [], reason, True)
+    steps = []
+    while ((opts.max_length < 0 or len(steps) < opts.max_length)
+           and state.score > optimal + opts.min_score):
+        best = search(state, opts)
+        if best is None or not best.score < state.score:
+            break
+        if not (state.score > opts.min_gain_limit or state.score - best.score >= opts.min_gain):
+            break
+        inst = state.instances[best.inst]
+        _changed, _moved, new_p, new_s = best.result
+        step = Step(best.inst, best.move, best.target, inst.pnode, inst.snode, new_p, new_s,
+                    best.score)
+        state.apply(best)
+        steps.append(step)
+        if on_step is not None:
+            on_step(step, state)
+    if steps:
+        reason = "Cluster score improved from %s to %s" % (hs_fixed(initial, 8),
+                                                           hs_fixed(state.score, 8))
+    else:
+        reason = "No solution found"
+    return BalanceResult(initial, optimal, steps, reason, False)
