@@ -47,7 +47,7 @@ def fdiv(a, b):
     try:
         return a / b
     except ZeroDivisionError:
-        if a != a or a == 0:
+        if math.isnan(a) or a == 0:
             return math.nan
         return math.copysign(math.inf, a) * math.copysign(1.0, b)
 

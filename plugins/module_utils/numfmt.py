@@ -15,7 +15,7 @@ from decimal import Decimal, ROUND_HALF_EVEN
 
 
 def _special(x):
-    if x != x:
+    if math.isnan(x):
         return "NaN"
     if x == math.inf:
         return "Infinity"
@@ -41,7 +41,7 @@ def hs_fixed_w(x, decimals, width):
 
 def _shortest_digits(x):
     """(digits, exponent) with |x| = 0.d1d2... * 10**exponent, shortest round-trip."""
-    sign, digits, exp = Decimal(repr(abs(x))).as_tuple()
+    digits, exp = Decimal(repr(abs(x))).as_tuple()[1:]
     ds = "".join(str(d) for d in digits).lstrip("0") or "0"
     # Decimal value = int(digits) * 10**exp; strip trailing zeros for shortest form.
     stripped = ds.rstrip("0")
@@ -58,7 +58,7 @@ def hs_g6(x):
         return special
     if x == 0:
         return "0.000000"
-    _, e = _shortest_digits(x)
+    e = _shortest_digits(x)[1]
     if 0 <= e <= 7:
         return hs_fixed(x, 6)
     mant = Decimal(repr(abs(x))).scaleb(-(e - 1))

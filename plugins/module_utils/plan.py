@@ -148,4 +148,3 @@ def step_opcodes(step, inst, nodes):
                   "mode": "replace_new_secondary", "disks": [], "remote_node": target}
         ops.append(op)
     return ops
-

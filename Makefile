@@ -1,0 +1,152 @@
+# Build and test entry points of the ganeti.htools collection.
+#
+#   make example   run playbooks/cluster_info.yml on the bundled example cluster
+#   make test      the whole suite: pytest, ansible-test sanity, ansible-lint, build
+#
+# Sub-targets: venv deps hbal unit sanity lint build clean distclean.
+# Only `hbal` (and so `test` and `unit`) may need root: it apt-installs
+# ganeti-htools-3.0 when the real hbal is missing.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(CURDIR)/$(VENV)/bin
+VPY := $(BIN)/python
+HBAL ?= /usr/lib/ganeti/3.0/usr/bin/hbal
+HTOOLS_DEB ?= ganeti-htools-3.0
+
+COLLECTIONS_DIR := $(CURDIR)/.cache/collections
+COLL_LINK := $(COLLECTIONS_DIR)/ansible_collections/ganeti/htools
+SANITY_TOP := $(CURDIR)/.cache/ansible-test
+SANITY_ROOT := $(SANITY_TOP)/ansible_collections/ganeti/htools
+DIST_DIR := $(CURDIR)/dist
+
+PYTEST_ARGS ?=
+SANITY_ARGS ?=
+
+# Every ansible command run by make sees the collection through the symlink
+# .cache/collections/ansible_collections/ganeti/htools -> repository root.
+export ANSIBLE_COLLECTIONS_PATH := $(COLLECTIONS_DIR)
+export ANSIBLE_NOCOLOR := 1
+export ANSIBLE_FORCE_COLOR := 0
+export HBAL
+export PATH := $(BIN):$(PATH)
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
+
+.PHONY: help example test deps venv hbal link unit sanity lint build clean distclean
+
+help:
+	@echo "make example   run the cluster_info playbook on playbooks/files/example.data"
+	@echo "make test      whole suite (needs root once, to apt-install $(HTOOLS_DEB))"
+	@echo "sub-targets:   venv deps hbal unit sanity lint build clean distclean"
+
+# ---------------------------------------------------------------- environment
+
+# The venv; a Debian/Ubuntu Python without ensurepip needs python3-venv.
+$(VPY):
+	@if ! $(PYTHON) -m venv $(VENV); then \
+	  rm -rf $(VENV); \
+	  pyver=$$($(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "== installing python$$pyver-venv"; \
+	    $(APT_GET) install python$$pyver-venv python3-venv \
+	      || { apt-get update -q && $(APT_GET) install python$$pyver-venv python3-venv; }; \
+	    $(PYTHON) -m venv $(VENV); \
+	  else \
+	    echo "error: '$(PYTHON) -m venv' failed; install python3-venv (as root: apt-get install python3-venv)" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+	$(VPY) -m pip install -q --upgrade pip
+
+$(VENV)/.runtime.stamp: requirements.txt | $(VPY)
+	$(VPY) -m pip install -q -r requirements.txt
+	@touch $@
+
+$(VENV)/.test.stamp: requirements.txt requirements-test.txt | $(VPY)
+	$(VPY) -m pip install -q -r requirements-test.txt
+	@touch $@
+
+venv: $(VENV)/.runtime.stamp
+
+deps: $(VENV)/.test.stamp hbal
+
+# The real Ganeti htools (the reference for the differential tests).
+hbal:
+	@if [ -x "$(HBAL)" ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then \
+	  echo "error: $(HBAL) is missing; as root run: apt-get install -y $(HTOOLS_DEB)" >&2; exit 1; \
+	fi; \
+	echo "== installing $(HTOOLS_DEB)"; \
+	$(APT_GET) install $(HTOOLS_DEB) || { apt-get update -q && $(APT_GET) install $(HTOOLS_DEB); }; \
+	test -x "$(HBAL)"
+
+# ansible finds the collection through this symlink (relative, so the
+# checkout may move).
+link:
+	@mkdir -p $(dir $(COLL_LINK))
+	@if [ ! -e $(COLL_LINK) ] || [ "$$(readlink -f $(COLL_LINK))" != "$$(readlink -f $(CURDIR))" ]; then \
+	  rm -rf $(COLL_LINK); ln -s ../../../.. $(COLL_LINK); \
+	fi
+	@test "$$(readlink -f $(COLL_LINK))" = "$$(readlink -f $(CURDIR))"
+
+# ---------------------------------------------------------------- example
+
+example: venv link
+	$(BIN)/ansible-playbook playbooks/cluster_info.yml
+
+# ---------------------------------------------------------------- tests
+
+test: deps
+	$(MAKE) --no-print-directory unit
+	$(MAKE) --no-print-directory sanity
+	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory build
+	@echo "== make test: all passed"
+
+unit: deps link
+	$(BIN)/pytest tests/ $(PYTEST_ARGS)
+
+# ansible-test needs the collection at .../ansible_collections/ganeti/htools:
+# copy the files git knows (tracked and untracked-but-not-ignored) there and
+# make the copy its own git repository, so that ansible-test lists exactly
+# those files (otherwise it would find this checkout's .git, where .cache is
+# ignored).
+sanity: $(VENV)/.test.stamp
+	@rm -rf $(SANITY_TOP)
+	@mkdir -p $(SANITY_ROOT)
+	@if git -C $(CURDIR) rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+	  git -C $(CURDIR) ls-files -z --cached --others --exclude-standard \
+	    | (cd $(CURDIR) && xargs -0 -r sh -c 'for f; do if [ -e "$$f" ] || [ -L "$$f" ]; then printf "%s\0" "$$f"; fi; done' sh) \
+	    | tar -C $(CURDIR) --null -T - -cf - | tar -C $(SANITY_ROOT) -xf -; \
+	else \
+	  tar -C $(CURDIR) --exclude=./.git --exclude=./.venv --exclude=./.cache --exclude=./.ansible \
+	    --exclude=./dist --exclude=./tests/output --exclude=__pycache__ --exclude=.pytest_cache -cf - . \
+	    | tar -C $(SANITY_ROOT) -xf -; \
+	fi
+	@cd $(SANITY_ROOT) && git init -q && git add -A
+	$(VPY) hacking/ansible_test_get_pip.py
+	@pyver=$$($(VPY) -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
+	cd $(SANITY_ROOT) && $(BIN)/ansible-test sanity --venv --python $$pyver --color no $(SANITY_ARGS)
+
+lint: $(VENV)/.test.stamp link
+	$(BIN)/ansible-lint --offline
+
+build: $(VENV)/.runtime.stamp
+	@mkdir -p $(DIST_DIR)
+	$(BIN)/ansible-galaxy collection build --force --output-path $(DIST_DIR) .
+
+# ---------------------------------------------------------------- cleaning
+
+clean:
+	rm -rf .cache .ansible dist tests/output .pytest_cache
+	find . -path ./.venv -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

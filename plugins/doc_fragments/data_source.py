@@ -1,0 +1,76 @@
+# -*- coding: utf-8 -*-
+
+# Copyright: (c) 2025, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+
+class ModuleDocFragment(object):
+    """Options shared by every module that loads a Ganeti cluster model."""
+
+    # Use as: extends_documentation_fragment: [ganeti.htools.data_source]
+    DOCUMENTATION = r'''
+options:
+  data_file:
+    description:
+      - Saved cluster data to load, on the host that runs the module.
+      - A file in the htools text format, as written by C(hscan) or by
+        C(hbal -S) (the format read by C(hbal -t)).
+      - Or a file holding an IAllocator request (JSON, as read by
+        C(hbal -I)).
+      - The file format is detected automatically.
+      - Or a directory of saved RAPI responses, C(groups.json),
+        C(nodes.json), C(instances.json) and C(info.json), the answers to
+        C(/2/groups?bulk=1), C(/2/nodes?bulk=1), C(/2/instances?bulk=1) and
+        C(/2/info) (as read by C(hbal -m file://DIR)).
+    type: path
+    required: true
+  util_file:
+    description:
+      - Dynamic utilisation data for the instances, like C(hbal -U).
+      - One line per instance, C(name cpu mem dsk net), the fields separated by
+        single spaces and the four loads given as numbers.
+      - An instance name that is not in the cluster data is an error.
+      - Instances not listed keep the default load of C(1.0) for each resource.
+      - Ignored when O(ignore_dynu=true).
+    type: path
+  group:
+    description:
+      - Name or UUID of the node group to work on, like C(hbal -G).
+      - When omitted, the cluster must have exactly one node group that has
+        nodes, otherwise the module fails (as C(hbal) does).
+    type: str
+  offline_nodes:
+    description:
+      - Names of nodes to treat as offline, like C(hbal -O), in addition to
+        the nodes that the cluster data marks offline or drained.
+      - Instances are moved off these nodes.
+    type: list
+    elements: str
+    default: []
+  exclusion_tags:
+    description:
+      - Tag prefixes for instance exclusion, like C(hbal --exclusion-tags).
+      - A prefix C(PREFIX) selects the instance tags that start with
+        C(PREFIX:); instances sharing such a tag are kept apart (they
+        should not have the same primary node).
+      - Added to the prefixes given by the cluster's C(htools:iextags:)
+        tags.
+    type: list
+    elements: str
+    default: []
+  ignore_dynu:
+    description:
+      - Ignore all dynamic utilisation data, like C(hbal --ignore-dynu).
+      - Every instance load is then zero, and so are the C(cpu_load_cv),
+        C(mem_load_cv), C(disk_load_cv) and C(net_load_cv) metrics.
+    type: bool
+    default: false
+notes:
+  - The cluster data is read on the host that runs the module, usually the
+    Ansible controller (a play on C(localhost), or C(delegate_to=localhost)).
+  - The model and the score follow Ganeti htools 3.0 (C(hbal)).
+requirements:
+  - numpy (Python library, on the host that runs the module)
+'''

@@ -1,0 +1,688 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Bulk search for the best move of a balancing step.
+
+hbal scores every candidate move by recomputing the whole cluster score.
+Here every candidate of a step is scored at once with numpy:
+
+1. Node states after a move are computed for all (instance, target) pairs
+   with array arithmetic that mirrors the scalar add/remove rules, including
+   every placement check, so feasibility is decided exactly.
+2. The score uses incremental statistics: per metric, sums of values and of
+   squared deviations over online nodes, corrected by the two or three nodes
+   a move touches (O(1) per candidate).
+3. Those scores are approximate in the last bits, and hbal's choice depends on
+   exact ties, so every candidate within a small tolerance of the best is
+   re-scored exactly (scalar move, sequential sums in node order) and the
+   earliest in hbal's enumeration order among the exact minima wins.
+
+Instances with rare features (forthcoming, exclusion or desired-location
+tags, exclusive storage in the group) are tried with the scalar model and
+scored exactly; they join the same final comparison.
+"""
+
+from __future__ import annotations
+
+try:
+    import numpy as np
+except ImportError:  # numpy is a declared dependency; the error is raised when used
+    np = None
+
+from .balancer import Candidate, instance_moves, victims
+from .model import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
+from .moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, REPLACE_AND_FAILOVER,
+                    REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move, possible_moves)
+from .errors import HtoolsError
+from .score import METRICS, MAP, ONLINE, STDDEV, SUM, node_values
+
+# Exact re-scoring covers every candidate whose approximate score is this close.
+ABS_TOL = 1e-8
+REL_TOL = 1e-10
+# Instances per numpy block: keeps temporaries cache-sized.
+BLOCK = 4096
+
+N_METRICS = len(METRICS)
+MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
+
+
+class _Nodes:
+    """Per-node state arrays of the group (position g = order in the group)."""
+
+    def __init__(self, nodes):
+        self.objs = nodes
+        self.pos = {n.idx: g for g, n in enumerate(nodes)}
+
+        def f(attr):
+            return np.array([getattr(n, attr) for n in nodes], dtype=np.float64)
+
+        self.t_mem = f("t_mem")
+        self.t_dsk = f("t_dsk")
+        self.t_cpu = f("t_cpu")
+        self.speed = f("t_cpu_speed")
+        self.hi_sp = f("hi_spindles")
+        self.lo_dsk = f("lo_dsk")
+        self.vcpu_ratio = f("vcpu_ratio")
+        self.i_mem = f("i_mem")
+        self.base_free = np.array([int(n.t_mem) - n.n_mem - max(0, n.x_mem) for n in nodes],
+                                  dtype=np.float64)
+        self.r_mem = f("r_mem")
+        self.fail_n1 = np.array([n.fail_n1 for n in nodes])
+        self.f_dsk = f("f_dsk")
+        self.f_dsk_forth = f("f_dsk_forth")
+        self.f_mem_forth = f("f_mem_forth")
+        self.u_cpu = f("u_cpu")
+        self.u_cpu_forth = f("u_cpu_forth")
+        self.isp = f("inst_spindles")
+        self.isp_forth = f("inst_spindles_forth")
+        self.load = np.array([n.util_load for n in nodes], dtype=np.float64).reshape(-1, 4)
+        self.n_p = np.array([len(n.p_list) for n in nodes], dtype=np.float64)
+        self.n_s = np.array([len(n.s_list) for n in nodes], dtype=np.float64)
+        self.loc = np.array([n.location_score for n in nodes], dtype=np.float64)
+        self.offline = np.array([n.offline for n in nodes])
+        g = len(nodes)
+        self.peers = np.zeros((g, g))
+        self.top1 = np.zeros(g)
+        self.top1_key = np.full(g, -1, dtype=np.int64)
+        self.top2 = np.zeros(g)
+        for a, node in enumerate(nodes):
+            items = sorted(node.peers.items(), key=lambda kv: -kv[1])
+            for key, value in node.peers.items():
+                if key in self.pos:
+                    self.peers[a, self.pos[key]] = value
+            if items:
+                self.top1[a] = items[0][1]
+                self.top1_key[a] = self.pos.get(items[0][0], -2)
+                self.top2[a] = items[1][1] if len(items) > 1 else 0
+        self.loc_pairs = np.array([[len(x.location_tags & y.location_tags) for y in nodes]
+                                   for x in nodes], dtype=np.float64) \
+            if any(n.location_tags for n in nodes) else np.zeros((g, g))
+        self.mig_ok = np.array([[x.mig_tags <= y.rmig_tags for y in nodes] for x in nodes]) \
+            if any(n.mig_tags or n.rmig_tags for n in nodes) else np.ones((g, g), dtype=bool)
+
+
+class _Insts:
+    """Per-instance arrays of the regular victims (columns, shape (C, 1))."""
+
+    def __init__(self, insts, npos):
+
+        def col(values, dt=np.float64):
+            return np.array(values, dtype=dt).reshape(-1, 1)
+
+        self.objs = insts
+        self.mem = col([i.mem for i in insts])
+        self.dsk = col([i.dsk for i in insts])
+        self.vcpus = col([i.vcpus for i in insts])
+        self.uses_mem = col([i.uses_memory for i in insts], bool)
+        self.not_off = col([i.not_offline for i in insts], bool)
+        self.sec_mem = col([i.mem if i.uses_sec_mem else 0 for i in insts])
+        self.local = col([i.uses_local_storage for i in insts], bool)
+        self.spu = col([i.spindle_use for i in insts])
+        self.util = np.array([i.util for i in insts], dtype=np.float64).reshape(-1, 4)
+        self.ls = col([i.location_score for i in insts])
+        self.p = np.array([npos[i.pnode] for i in insts], dtype=np.int64)
+        self.s = np.array([npos.get(i.snode, -1) for i in insts], dtype=np.int64)
+
+    def take(self, rows):
+        sub = _Insts.__new__(_Insts)
+        for key, value in self.__dict__.items():
+            sub.__dict__[key] = value[rows] if isinstance(value, np.ndarray) else value
+        sub.objs = [self.objs[r] for r in rows]
+        return sub
+
+
+class _State:
+    """A node state (possibly broadcast over candidates) for the bulk rules."""
+
+    __slots__ = ("g", "i_mem", "r_mem", "fail_n1", "f_dsk", "f_dsk_forth", "f_mem_forth",
+                 "u_cpu", "u_cpu_forth", "isp", "isp_forth", "load", "n_p", "n_s", "loc")
+
+    @classmethod
+    def of(cls, nd, g):
+        """The current state of the nodes at positions `g` (any shape)."""
+        st = cls()
+        st.g = g
+        for name in cls.__slots__[1:]:
+            if name == "load":
+                st.load = [nd.load[g, k] for k in range(4)]
+            else:
+                setattr(st, name, getattr(nd, name)[g])
+        return st
+
+    def copy(self):
+        st = _State()
+        for name in self.__slots__:
+            value = getattr(self, name)
+            setattr(st, name, list(value) if name == "load" else value)
+        return st
+
+
+def _unalloc(nd, st):
+    return nd.base_free[st.g] - st.i_mem
+
+
+def _remove_pri(nd, st, ins):
+    st = st.copy()
+    st.i_mem = st.i_mem - ins.mem * ins.uses_mem
+    st.fail_n1 = _unalloc(nd, st) <= st.r_mem
+    st.f_dsk = st.f_dsk + ins.dsk * ins.local
+    st.isp = st.isp - ins.spu * ins.local
+    st.u_cpu = st.u_cpu - ins.vcpus * ins.not_off
+    st.load = [st.load[k] - ins.util[:, k:k + 1] for k in range(4)]
+    st.loc = st.loc - ins.ls
+    st.n_p = st.n_p - 1
+    st.f_mem_forth = st.f_mem_forth + ins.mem
+    st.f_dsk_forth = st.f_dsk_forth + ins.dsk * ins.local
+    st.isp_forth = st.isp_forth - ins.spu * ins.local
+    st.u_cpu_forth = st.u_cpu_forth - ins.vcpus * ins.not_off
+    return st
+
+
+def _remove_sec(nd, st, ins):
+    """Remove the instance (primary at ins.p) from the node's secondaries."""
+    st = st.copy()
+    g = st.g
+    st.f_dsk = st.f_dsk + ins.dsk * ins.local
+    st.isp = st.isp - ins.spu * ins.local
+    old = nd.peers[g, ins.p.reshape(-1, 1)] if np.ndim(g) else nd.peers[g, ins.p]
+    old = np.asarray(old).reshape(ins.mem.shape)
+    new = old - ins.sec_mem
+    others = np.where(nd.top1_key[g] == ins.p.reshape(-1, 1), nd.top2[g], nd.top1[g])
+    st.r_mem = np.where(old < st.r_mem, st.r_mem, np.maximum(others, new))
+    st.fail_n1 = _unalloc(nd, st) <= st.r_mem
+    st.load = list(st.load)
+    st.load[2] = st.load[2] - ins.util[:, 2:3]
+    st.n_s = st.n_s - 1
+    st.f_dsk_forth = st.f_dsk_forth + ins.dsk * ins.local
+    st.isp_forth = st.isp_forth - ins.spu * ins.local
+    return st
+
+
+def _add_pri(nd, st, ins, force, loc_score):
+    """addPriEx for real instances; returns (state, failed mask)."""
+    g = st.g
+    strict = ~np.asarray(force)
+    local = ins.local
+    mem_f = st.f_mem_forth - ins.mem
+    dsk_f = st.f_dsk_forth - ins.dsk * local
+    isp_f = st.isp_forth + ins.spu * local
+    ucpu_f = st.u_cpu_forth + ins.vcpus * ins.not_off
+    t_cpu = nd.t_cpu[g]
+    pcpu_f = ucpu_f / t_cpu
+    lcpu = nd.vcpu_ratio[g]
+    lo = nd.lo_dsk[g]
+    hi = nd.hi_sp[g]
+    i_mem = st.i_mem + ins.mem * ins.uses_mem
+    new_free = nd.base_free[g] - i_mem
+    new_n1 = new_free <= st.r_mem
+    new_dsk = st.f_dsk - ins.dsk * local
+    new_isp = st.isp + ins.spu * local
+    new_ucpu = st.u_cpu + ins.vcpus * ins.not_off
+    new_pcpu = new_ucpu / t_cpu
+    hard = (new_free <= 0) | (local & (new_dsk <= 0))
+    soft = ((local & (new_dsk < lo)) | (local & (new_isp > hi)) | (new_n1 & ~st.fail_n1)
+            | ((lcpu >= 0) & (lcpu < new_pcpu))
+            | (mem_f <= 0) | (local & ((dsk_f <= 0) | (dsk_f < lo) | (isp_f > hi)))
+            | ((lcpu >= 0) & (lcpu < pcpu_f)))
+    out = st.copy()
+    out.i_mem = i_mem
+    out.f_dsk = new_dsk
+    out.fail_n1 = new_n1
+    out.u_cpu = new_ucpu
+    out.load = [st.load[k] + ins.util[:, k:k + 1] for k in range(4)]
+    out.isp = new_isp
+    out.loc = st.loc + loc_score
+    out.n_p = st.n_p + 1
+    out.f_mem_forth = mem_f
+    out.f_dsk_forth = dsk_f
+    out.u_cpu_forth = ucpu_f
+    out.isp_forth = isp_f
+    return out, hard | (strict & soft)
+
+
+def _add_sec(nd, st, ins, pdx_peer, force, ignore_disks=False):
+    """addSecExEx for real DRBD instances; pdx_peer = peers[pdx] of this node."""
+    g = st.g
+    strict = ~np.asarray(force)
+    need = ins.sec_mem
+    new_peem = pdx_peer + need
+    old_mem = nd.base_free[g] - st.i_mem
+    new_dsk = st.f_dsk - ins.dsk
+    new_isp = st.isp + ins.spu * ins.local
+    new_rmem = np.maximum(st.r_mem, new_peem)
+    new_n1 = old_mem <= new_rmem
+    dsk_f = st.f_dsk_forth - ins.dsk
+    isp_f = st.isp_forth + ins.spu * ins.local
+    lo = nd.lo_dsk[g]
+    hi = nd.hi_sp[g]
+    hard = ~np.asarray(ignore_disks) & (new_dsk <= 0)
+    soft = ((new_dsk < lo) | (new_isp > hi) | (need >= old_mem) | (new_n1 & ~st.fail_n1)
+            | (dsk_f <= 0) | (dsk_f < lo) | (isp_f > hi) | (need >= st.f_mem_forth))
+    out = st.copy()
+    out.f_dsk = new_dsk
+    out.r_mem = new_rmem
+    out.fail_n1 = new_n1
+    out.load = list(st.load)
+    out.load[2] = st.load[2] + ins.util[:, 2:3]
+    out.isp = new_isp
+    out.n_s = st.n_s + 1
+    out.f_dsk_forth = dsk_f
+    out.isp_forth = isp_f
+    return out, hard | (strict & soft)
+
+
+def _values(nd, st):
+    """The numeric metric values of a state, in METRICS order (map metric: 0)."""
+    g = st.g
+    t_mem, t_dsk, speed, hi = nd.t_mem[g], nd.t_dsk[g], nd.speed[g], nd.hi_sp[g]
+    t_cpu = nd.t_cpu[g]
+    p_rem = st.r_mem / t_mem
+    pdsk = np.where(t_dsk == 0, 1.0, st.f_dsk / np.where(t_dsk == 0, 1.0, t_dsk))
+    pdsk_f = np.where(t_dsk == 0, 1.0, st.f_dsk_forth / np.where(t_dsk == 0, 1.0, t_dsk))
+    return [
+        (nd.base_free[g] - st.i_mem) / t_mem,
+        pdsk,
+        np.where(st.fail_n1, st.n_p + st.n_s, 0.0),
+        p_rem,
+        st.n_p + st.n_s,
+        st.n_p,
+        st.u_cpu / t_cpu / speed,
+        st.load[0], st.load[1], st.load[2], st.load[3],
+        None,
+        st.isp / hi,
+        st.f_mem_forth / t_mem,
+        pdsk_f,
+        st.u_cpu_forth / t_cpu / speed,
+        st.isp_forth / hi,
+        st.loc,
+        None,
+        p_rem,
+    ]
+
+
+class _Stats:
+    """Centred sums over online nodes, per metric, for incremental scoring."""
+
+    def __init__(self, base, online, map_value):
+        self.map_value = map_value
+        self.n = float(online.sum())
+        self.base = base                          # (G, N_METRICS) values
+        on = base[online]
+        off = base[~online]
+        self.center = np.zeros(N_METRICS)
+        self.s1 = np.zeros(N_METRICS)
+        self.s2 = np.zeros(N_METRICS)
+        self.const = np.zeros(N_METRICS)
+        for k, (_name, _w, stat, which) in enumerate(METRICS):
+            if stat == STDDEV:
+                self.center[k] = on[:, k].mean()
+                dev = on[:, k] - self.center[k]
+                self.s1[k] = dev.sum()
+                self.s2[k] = (dev * dev).sum()
+            elif stat == SUM:
+                self.const[k] = (on if which == ONLINE else off)[:, k].sum()
+
+
+def _score(stats, roles, shape, map_value):
+    """Approximate scores of candidates; roles = [(old values row, new values, online)]."""
+    n = stats.n
+    score = np.zeros(shape)
+    for k, (_name, weight, stat, which) in enumerate(METRICS):
+        if stat == MAP:
+            score = score + weight * map_value
+            continue
+        if stat == SUM:
+            total = stats.const[k]
+            for old, new, online in roles:
+                if new[k] is None:
+                    continue
+                take = online if which == ONLINE else ~online
+                total = total + np.where(take, new[k] - old[k], 0.0)
+            score = score + weight * total
+            continue
+        c = stats.center[k]
+        s1 = stats.s1[k]
+        s2 = stats.s2[k]
+        for old, new, online in roles:
+            x = old[k] - c
+            y = new[k] - c
+            s1 = s1 + np.where(online, y - x, 0.0)
+            s2 = s2 + np.where(online, y * y - x * x, 0.0)
+        mean = s1 / n
+        var = np.maximum(s2 / n - mean * mean, 0.0)
+        score = score + weight * np.sqrt(var)
+    return score
+
+
+def _rows(base, g):
+    """Current metric values of nodes at positions g as a list of columns."""
+    return [base[g, k] for k in range(N_METRICS)]
+
+
+MOVE_CODES = (FAILOVER, FAILOVER_TO_ANY, REPLACE_SECONDARY, REPLACE_AND_FAILOVER,
+              REPLACE_PRIMARY, FAILOVER_AND_REPLACE)
+
+
+class _Pool:
+    """Feasible bulk candidates: approximate score, hbal rank, and identity."""
+
+    def __init__(self):
+        self.chunks = []
+
+    def add(self, approx, rank, inst, move, target):
+        if approx.size:
+            self.chunks.append((approx, rank, inst, np.full(approx.size, MOVE_CODES.index(move)),
+                                target))
+
+    def arrays(self):
+        if not self.chunks:
+            return None
+        return [np.concatenate([c[k] for c in self.chunks]) for k in range(5)]
+
+
+def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
+    """Score every move of a block of regular victims; add finite ones to the pool."""
+    c = len(ins.objs)
+    tg = targets.reshape(1, -1)                     # (1, T)
+    p = ins.p.reshape(-1, 1)
+    s = ins.s.reshape(-1, 1)
+    has_s = s >= 0
+    s_safe = np.where(has_s, s, 0)
+    p_off = nd.offline[p]
+    s_off = np.where(has_s, nd.offline[s_safe], True)
+    force = opts.force
+    fp = p_off | force
+    fs = s_off | force
+    online_p = ~p_off
+    online_s = ~s_off
+    base = stats.base
+    old_p, old_s, old_t = _rows(base, p), _rows(base, s_safe), _rows(base, tg)
+    st_p = _State.of(nd, p)
+    st_s = _State.of(nd, s_safe)
+    st_t = _State.of(nd, tg)
+    valid_t = (tg != p) & (tg != s)                 # (C, T)
+    shape = valid_t.shape
+    internal = np.array([i.mirror == MIRROR_INTERNAL for i in ins.objs]).reshape(-1, 1)
+    use_sec = internal & has_s & online_s & opts.inst_moves
+    true_t = np.ones((1, targets.size), dtype=bool)
+
+    int_p = _remove_pri(nd, st_p, ins)
+    int_s = _remove_sec(nd, st_s, ins) if has_s.any() else None
+    moves_of = [possible_moves(i.mirror, bool(use_sec[r, 0]), opts.inst_moves, opts.disk_moves,
+                               opts.restricted_migration, bool(p_off[r, 0]))
+                for r, i in enumerate(ins.objs)]
+
+    n_t = targets.size
+    inst_idx = np.array([i.idx for i in ins.objs], dtype=np.int64)
+    vpos_arr = np.array(vpos, dtype=np.int64)
+
+    def emit(move, scores, fail):
+        if move == FAILOVER:
+            m_pos = np.zeros((c, 1), dtype=np.int64)
+        else:
+            m_pos = np.array([ms.index(move) if move in ms else -1 for ms in moves_of],
+                             dtype=np.int64).reshape(-1, 1)
+        ok = ~fail & np.isfinite(scores) & (m_pos >= 0)
+        rows, cols = np.nonzero(np.broadcast_to(ok, scores.shape))
+        if move == FAILOVER:
+            col_rank = np.zeros(rows.size, dtype=np.int64)
+            tgt = np.full(rows.size, NO_NODE, dtype=np.int64)
+        else:
+            col_rank = cols + 1
+            tgt = node_idx[targets[cols]]
+        rank = (vpos_arr[rows] * (n_t + 1) + col_rank) * 8 + m_pos[rows, 0]
+        pool.add(scores[rows, cols], rank, inst_idx[rows], move, tgt)
+
+    # Failover (internal, use_sec)
+    if use_sec.any():
+        mig = nd.mig_ok[p, s_safe]
+        new_s, f1 = _add_pri(nd, int_s, ins, fp, ins.ls)
+        new_p, f2 = _add_sec(nd, int_p, ins, nd.peers[p, s_safe], fp, ignore_disks=p_off)
+        fail = ~use_sec | ~mig | f1 | f2
+        sc = _score(stats, [(old_s, _values(nd, new_s), online_s),
+                            (old_p, _values(nd, new_p), online_p)], (c, 1), stats.map_value)
+        emit(FAILOVER, sc, fail)
+
+    wanted = {m for ms in moves_of for m in ms}
+    if FAILOVER_TO_ANY in wanted:
+        new_t, f1 = _add_pri(nd, st_t, ins, fp, ins.ls)
+        fail = ~valid_t | f1 | ~nd.mig_ok[p, tg]
+        sc = _score(stats, [(old_t, _values(nd, new_t), true_t),
+                            (old_p, _values(nd, int_p), online_p)], shape, stats.map_value)
+        emit(FAILOVER_TO_ANY, sc, fail)
+
+    if REPLACE_SECONDARY in wanted:
+        ls_new = nd.loc_pairs[p, tg]
+        new_t, f1 = _add_sec(nd, st_t, ins, nd.peers[tg, p], fs)
+        # The primary re-adds the instance with force: only hard limits can fail.
+        re_p = int_p.copy()
+        free_p = nd.base_free[p] - st_p.i_mem
+        hard_p = (free_p <= 0) | (ins.local & (st_p.f_dsk <= 0))
+        re_p.i_mem, re_p.f_dsk, re_p.isp, re_p.u_cpu = st_p.i_mem, st_p.f_dsk, st_p.isp, st_p.u_cpu
+        re_p.load, re_p.n_p = list(st_p.load), st_p.n_p
+        re_p.f_mem_forth, re_p.f_dsk_forth = st_p.f_mem_forth, st_p.f_dsk_forth
+        re_p.u_cpu_forth, re_p.isp_forth = st_p.u_cpu_forth, st_p.isp_forth
+        re_p.fail_n1 = free_p <= st_p.r_mem
+        re_p.loc = int_p.loc + ls_new
+        fail = ~valid_t | f1 | hard_p
+        sc = _score(stats, [(old_s, _values(nd, int_s), online_s),
+                            (old_t, _values(nd, new_t), true_t),
+                            (old_p, _values(nd, re_p), online_p)], shape, stats.map_value)
+        emit(REPLACE_SECONDARY, sc, fail)
+
+    if REPLACE_AND_FAILOVER in wanted:
+        new_t, f1 = _add_pri(nd, st_t, ins, force, nd.loc_pairs[tg, p])
+        new_p, f2 = _add_sec(nd, int_p, ins, nd.peers[p, tg], fs)
+        fail = ~valid_t | f1 | f2 | ~nd.mig_ok[p, tg]
+        sc = _score(stats, [(old_s, _values(nd, int_s), online_s),
+                            (old_t, _values(nd, new_t), true_t),
+                            (old_p, _values(nd, new_p), online_p)], shape, stats.map_value)
+        emit(REPLACE_AND_FAILOVER, sc, fail)
+
+    if REPLACE_PRIMARY in wanted:
+        ls_new = nd.loc_pairs[tg, s_safe]
+        _tmp, f0 = _add_pri(nd, int_s, ins, fp, 0.0)
+        new_t, f1 = _add_pri(nd, st_t, ins, fp, ls_new)
+        new_s, f2 = _add_sec(nd, int_s, ins, nd.peers[s_safe, tg], fp)
+        fail = (~valid_t | f0 | f1 | f2 | ~nd.mig_ok[p, s_safe] | ~nd.mig_ok[s_safe, tg]
+                | ~use_sec)
+        sc = _score(stats, [(old_p, _values(nd, int_p), online_p),
+                            (old_t, _values(nd, new_t), true_t),
+                            (old_s, _values(nd, new_s), online_s)], shape, stats.map_value)
+        emit(REPLACE_PRIMARY, sc, fail)
+
+    if FAILOVER_AND_REPLACE in wanted:
+        new_s, f1 = _add_pri(nd, int_s, ins, fp, nd.loc_pairs[s_safe, tg])
+        new_t, f2 = _add_sec(nd, st_t, ins, nd.peers[tg, s_safe], fp)
+        fail = ~valid_t | f1 | f2 | ~nd.mig_ok[p, s_safe] | ~use_sec
+        sc = _score(stats, [(old_p, _values(nd, int_p), online_p),
+                            (old_s, _values(nd, new_s), online_s),
+                            (old_t, _values(nd, new_t), true_t)], shape, stats.map_value)
+        emit(FAILOVER_AND_REPLACE, sc, fail)
+
+
+def _is_regular(inst, group_pos, excl_in_group):
+    if inst.forthcoming or inst.excl_tags or inst.dsrd_loc_tags or excl_in_group:
+        return False
+    if inst.mirror == MIRROR_EXTERNAL:
+        return inst.snode == NO_NODE
+    if inst.mirror == MIRROR_INTERNAL:
+        return inst.snode in group_pos
+    return False
+
+
+class ExactScorer:
+    """Exact hbal scores of candidate node lists, vectorised over candidates."""
+
+    def __init__(self, group_nodes):
+        self.nodes = group_nodes
+        self.rows = [node_values(n) for n in group_nodes]
+        self.online = np.array([not n.offline for n in group_nodes])
+        numeric = [[0.0 if k == MAP_POS else float(v) for k, v in enumerate(row)]
+                   for row in self.rows]
+        self.base = np.array(numeric, dtype=np.float64).reshape(len(group_nodes), N_METRICS)
+        self.pos = {n.idx: g for g, n in enumerate(group_nodes)}
+
+    def scores(self, changes):
+        """changes: list of {node idx: Node}; returns exact scores (list of float)."""
+        if not changes:
+            return []
+        if not self.online.any():
+            return [0.0] * len(changes)
+        c = len(changes)
+        mat = np.repeat(self.base[None, :, :], c, axis=0)
+        maps = []
+        for r, changed in enumerate(changes):
+            delta_maps = []
+            for idx, node in changed.items():
+                g = self.pos.get(idx)
+                if g is None:
+                    continue
+                vals = node_values(node)
+                mat[r, g, :] = [0.0 if k == MAP_POS else v for k, v in enumerate(vals)]
+                delta_maps.append((g, node.instance_map))
+            maps.append(delta_maps)
+        on = mat[:, self.online, :]
+        off = mat[:, ~self.online, :]
+        score = np.zeros(c)
+        for k, (_name, weight, stat, which) in enumerate(METRICS):
+            if stat == MAP:
+                value = np.array([self.map_stat(d) for d in maps])
+            elif stat == SUM:
+                cols = on[:, :, k] if which == ONLINE else off[:, :, k]
+                value = np.cumsum(cols, axis=1)[:, -1] if cols.shape[1] else np.zeros(c)
+            else:
+                cols = on[:, :, k]
+                count = float(cols.shape[1])
+                mean = np.cumsum(cols, axis=1)[:, -1] / count
+                dev = cols - mean[:, None]
+                value = np.sqrt(np.cumsum(dev * dev, axis=1)[:, -1] / count)
+            score = score + weight * value
+        return [float(x) for x in score]
+
+    def map_stat(self, delta_maps):
+        replaced = dict(delta_maps)
+        merged = {}
+        for g, row in enumerate(self.rows):
+            if not self.online[g]:
+                continue
+            for key, count in replaced.get(g, row[MAP_POS]).items():
+                merged[key] = merged.get(key, 0) + count
+        return float(sum(merged.values()) - len(merged))
+
+
+def search_bulk(state, opts):
+    """The step's best candidate, identical to `balancer.search_exhaustive`."""
+    if np is None:
+        raise HtoolsError("the numpy Python package is required for balancing")
+    group = state.group_node_objs()
+    online = state.online()
+    cand_victims = victims(state, opts)
+    if not cand_victims or not online:
+        return None
+    scorer = ExactScorer(group)
+    finite = bool(np.isfinite(scorer.base[scorer.online]).all())
+    nd = _Nodes(group)
+    excl_in_group = any(n.excl_storage for n in group)
+    online_rank = {idx: r for r, idx in enumerate(online)}
+    pool = _Pool()
+    exact_pool = []          # (score, rank, key, result) of scalar-tried candidates
+    regular, regular_pos = [], []
+    for vpos, inst in enumerate(cand_victims):
+        if finite and _is_regular(inst, nd.pos, excl_in_group):
+            regular.append(inst)
+            regular_pos.append(vpos)
+        else:
+            _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, exact_pool)
+    if regular:
+        stats = _Stats(scorer.base, scorer.online, scorer.map_stat([]))
+        targets = np.array([nd.pos[t] for t in online], dtype=np.int64)
+        node_idx = np.array([n.idx for n in group], dtype=np.int64)
+        all_ins = _Insts(regular, nd.pos)
+        per_block = max(1, BLOCK // max(1, targets.size))
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            for start in range(0, len(regular), per_block):
+                rows = list(range(start, min(len(regular), start + per_block)))
+                _bulk_block(nd, stats, all_ins.take(rows), [regular_pos[r] for r in rows],
+                            targets, node_idx, opts, pool)
+    return _choose(state, opts, scorer, pool, exact_pool, len(online))
+
+
+def _encode_rank(vpos, col_rank, m_pos, n_targets):
+    """hbal's enumeration order as one integer: victim, then failover/target, then move."""
+    return (vpos * (n_targets + 1) + col_rank) * 8 + m_pos
+
+
+def _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, exact_pool):
+    """Try every move of one instance with the scalar model and score it exactly."""
+    use_sec = inst.snode in online_rank and opts.inst_moves
+    moves = possible_moves(inst.mirror, use_sec, opts.inst_moves, opts.disk_moves,
+                           opts.restricted_migration, state.nodes[inst.pnode].offline)
+    tried = []
+    for move, target in instance_moves(state, inst, online, opts):
+        result = apply_move(state.nodes, inst, move, target, opts.force)
+        if isinstance(result, str):
+            continue
+        if move == FAILOVER:
+            rank = _encode_rank(vpos, 0, 0, len(online))
+        else:
+            rank = _encode_rank(vpos, online_rank[target] + 1, moves.index(move), len(online))
+        tried.append((rank, (inst.idx, move, target), result))
+    scores = scorer.scores([t[2][0] for t in tried])
+    for (rank, key, result), score in zip(tried, scores):
+        exact_pool.append((score, rank, key, result))
+
+
+def _tolerance(value):
+    return ABS_TOL + REL_TOL * abs(value)
+
+
+def _choose(state, opts, scorer, pool, exact_pool, n_targets):
+    """Exact decision among the approximately best candidates.
+
+    Every candidate whose approximate score could hide an exact score at or
+    below the best exact score found is re-scored exactly.
+    """
+    best = None                                   # (score, rank, key, result)
+    for entry in exact_pool:
+        best = _pick(best, entry)
+    arrays = pool.arrays()
+    if arrays is not None:
+        approx, rank, inst, move, target = arrays
+        order = np.argsort(approx, kind="stable")
+        sorted_approx = approx[order]
+        done = 0
+        bound = sorted_approx[0]
+        if best is not None and best[0] < bound:
+            bound = best[0]
+        while True:
+            upto = int(np.searchsorted(sorted_approx, bound + _tolerance(bound), side="right"))
+            picks = order[done:upto]
+            done = max(done, upto)
+            tried = []
+            for j in picks:
+                key = (int(inst[j]), MOVE_CODES[move[j]], int(target[j]))
+                result = apply_move(state.nodes, state.instances[key[0]], key[1], key[2],
+                                    opts.force)
+                if isinstance(result, str):
+                    raise AssertionError("bulk and scalar feasibility disagree on %r: %s"
+                                         % (key, result))
+                tried.append((int(rank[j]), key, result))
+            for (rk, key, result), score in zip(tried, scorer.scores([t[2][0] for t in tried])):
+                best = _pick(best, (score, rk, key, result))
+            if best is None or best[0] <= bound or done >= len(order):
+                break
+            bound = best[0]
+    if best is None or not best[0] < state.score:
+        return None
+    score, rk, key, result = best
+    return Candidate(rk, key[0], key[1], key[2], score, result)
+
+
+def _pick(best, entry):
+    """hbal's choice: the lower score; on equal scores the earlier candidate; NaN never."""
+    if entry[0] != entry[0]:
+        return best
+    if best is None or entry[0] < best[0] or (entry[0] == best[0] and entry[1] < best[1]):
+        return entry
+    return best

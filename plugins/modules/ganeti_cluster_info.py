@@ -1,0 +1,453 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+
+# Copyright: (c) 2025, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+---
+module: ganeti_cluster_info
+short_description: Score a Ganeti node group and report its state, like hbal
+version_added: 0.1.0
+description:
+  - Loads a Ganeti cluster model from saved data and reports what C(hbal)
+    would see before balancing one node group.
+  - Returns the cluster score (C(hbal)'s "Initial score") with its metric
+    breakdown, the per-node table of C(hbal -p), the instances and node
+    groups, the nodes that fail the N+1 check and the nodes that violate the
+    instance policy.
+  - The module never changes anything; it is safe in check mode.
+author:
+  - Ganeti htools collection contributors (@ganeti-htools)
+extends_documentation_fragment:
+  - ganeti.htools.data_source
+attributes:
+  check_mode:
+    description: Can run in check mode and return the same result.
+    support: full
+  diff_mode:
+    description: Returns no diff; nothing is changed.
+    support: none
+seealso:
+  - name: hbal(1)
+    description: The Ganeti cluster balancer that this module re-implements.
+    link: https://docs.ganeti.org/docs/ganeti/3.0/man/hbal.html
+'''
+
+EXAMPLES = r'''
+- name: Score the cluster saved by hscan
+  ganeti.htools.ganeti_cluster_info:
+    data_file: /var/tmp/cluster.data
+  register: info
+
+- name: Show the score
+  ansible.builtin.debug:
+    msg: "Score {{ info.score }} (optimum {{ info.optimal_score }}), N+1 failures: {{ info.n1_failures }}"
+
+- name: Score one group, treating a node as offline and ignoring load data
+  ganeti.htools.ganeti_cluster_info:
+    data_file: /var/tmp/cluster.data
+    group: default
+    offline_nodes:
+      - node3.example.com
+    ignore_dynu: true
+  register: info
+
+- name: Use instance load data and exclusion tags
+  ganeti.htools.ganeti_cluster_info:
+    data_file: /var/tmp/rapi-dump
+    util_file: /var/tmp/util.txt
+    exclusion_tags:
+      - service
+
+- name: Fail when the group is not N+1 redundant
+  ansible.builtin.assert:
+    that: info.n1_failures | length == 0
+    fail_msg: "Not N+1 redundant: {{ info.n1_failures | join(', ') }}"
+'''
+
+RETURN = r'''
+score:
+  description: The cluster score of the selected group, as C(hbal) prints it as C(Initial score); lower is better.
+  returned: success
+  type: float
+  sample: 46.94539253
+optimal_score:
+  description: The lowest score that the group could reach (the N+1 reservation score); balancing cannot go below it.
+  returned: success
+  type: float
+  sample: 0.125
+metrics:
+  description:
+    - The components of the score, by the names C(hbal -v -v -v) prints.
+    - The score is the sum of each value multiplied by its weight in RV(metric_weights).
+    - "The keys are C(free_mem_cv), C(free_disk_cv), C(n1_cnt), C(reserved_mem_cv), C(offline_all_cnt), C(offline_pri_cnt),
+      C(vcpu_ratio_cv), C(cpu_load_cv), C(mem_load_cv), C(disk_load_cv), C(net_load_cv), C(pri_tags_score), C(spindles_cv),
+      C(free_mem_cv_forth), C(free_disk_cv_forth), C(vcpu_ratio_cv_forth), C(spindles_cv_forth), C(location_score),
+      C(location_exclusion_score) and C(reserved_mem_rtotal)."
+  returned: success
+  type: dict
+  sample:
+    free_mem_cv: 0.11785113
+    free_disk_cv: 0.20786985
+    n1_cnt: 0.0
+    offline_pri_cnt: 2.0
+metric_weights:
+  description: The weight of each metric in RV(metrics), by the same names.
+  returned: success
+  type: dict
+  sample:
+    free_mem_cv: 0.5
+    n1_cnt: 1.0
+    offline_all_cnt: 4.0
+    offline_pri_cnt: 16.0
+group:
+  description: The name of the selected node group.
+  returned: success
+  type: str
+  sample: default
+nodes:
+  description:
+    - One entry per node of the selected group, in the order of the input data.
+    - The keys are the field names of C(hbal -p), with numbers as numbers.
+  returned: success
+  type: list
+  elements: dict
+  contains:
+    idx:
+      description: Index of the node in the cluster data.
+      type: int
+    name:
+      description: Node name without the common domain suffix, as C(hbal) prints it.
+      type: str
+    fqdn:
+      description: Full node name.
+      type: str
+    status:
+      description: C(hbal -p)'s flag column, C(-) for offline, C(*) for a node failing N+1, else a space.
+      type: str
+    tmem:
+      description: Total memory (MiB).
+      type: float
+    nmem:
+      description: Memory used by the node itself (MiB).
+      type: int
+    imem:
+      description: Memory used by the primary instances (MiB).
+      type: int
+    xmem:
+      description: Unaccounted memory (MiB); may be negative.
+      type: int
+    fmem:
+      description: Free memory as reported by the node (MiB).
+      type: int
+    umem:
+      description: Unallocated memory (MiB).
+      type: int
+    rmem:
+      description: Memory reserved for N+1 failover (MiB).
+      type: int
+    amem:
+      description: Available memory (MiB).
+      type: int
+    tdsk:
+      description: Total disk (MiB).
+      type: float
+    fdsk:
+      description: Free disk (MiB).
+      type: int
+    tcpu:
+      description: Physical CPUs.
+      type: float
+    ucpu:
+      description: Virtual CPUs in use, including the node's own.
+      type: int
+    pcnt:
+      description: Number of primary instances.
+      type: int
+    scnt:
+      description: Number of secondary instances.
+      type: int
+    plist:
+      description: Indices of the primary instances in the cluster data, newest first (as C(hbal -p) prints them).
+      type: list
+      elements: int
+    slist:
+      description: Indices of the secondary instances in the cluster data, newest first.
+      type: list
+      elements: int
+    pfmem:
+      description: Fraction of memory that is free.
+      type: float
+    pfdsk:
+      description: Fraction of disk that is free.
+      type: float
+    rcpu:
+      description: Ratio of virtual to physical CPUs.
+      type: float
+    cload:
+      description: CPU load of the node (sum of its primaries' loads).
+      type: float
+    mload:
+      description: Memory load of the node.
+      type: float
+    dload:
+      description: Disk load of the node.
+      type: float
+    nload:
+      description: Network load of the node.
+      type: float
+    ptags:
+      description: Count of primary instances per exclusion tag, as C(tag=count) joined with commas (C(hbal -p) text).
+      type: str
+    peermap:
+      description:
+        - Memory that each peer node would fail over to this node, as C(hbal -p) prints it
+          (C([(peer index,MiB),...])).
+      type: str
+    spindle_count:
+      description: Spindles of the node.
+      type: int
+    hi_spindles:
+      description: Spindle limit of the node (spindle ratio times spindles).
+      type: float
+    inst_spindles:
+      description: Spindles used by instances.
+      type: float
+    offline:
+      description: Whether the node is offline (or drained, or listed in O(offline_nodes)).
+      type: bool
+    master:
+      description: Whether the node is the cluster master.
+      type: bool
+    failn1:
+      description: Whether the node fails the N+1 check.
+      type: bool
+  sample:
+    - idx: 0
+      name: node1
+      fqdn: node1.example.com
+      status: ' '
+      tmem: 262144.0
+      pcnt: 7
+      scnt: 6
+      offline: false
+      master: true
+      failn1: false
+node_table:
+  description: The node table exactly as C(hbal -p) prints it for the initial state.
+  returned: success
+  type: str
+  sample: " F Name  t_mem n_mem i_mem ...\n   node1 262144  4096 98304 ...\n"
+instances:
+  description: The instances of the selected group, in the order of the input data.
+  returned: success
+  type: list
+  elements: dict
+  contains:
+    name:
+      description: Instance name.
+      type: str
+    pnode:
+      description: Primary node.
+      type: str
+    snode:
+      description: Secondary node, null when the instance has none.
+      type: str
+    disk_template:
+      description: Disk template, for example C(drbd) or C(plain).
+      type: str
+    status:
+      description: Run status, for example C(running) or C(ADMIN_down).
+      type: str
+    memory:
+      description: Memory (MiB).
+      type: int
+    disk:
+      description: Disk size (MiB).
+      type: int
+    vcpus:
+      description: Virtual CPUs.
+      type: int
+    auto_balance:
+      description: Whether the instance's memory is kept N+1 redundant.
+      type: bool
+    movable:
+      description: Whether balancing may move the instance.
+      type: bool
+    forthcoming:
+      description: Whether the instance is only reserved (not yet created).
+      type: bool
+    tags:
+      description: Instance tags.
+      type: list
+      elements: str
+    util:
+      description: Dynamic load of the instance, C([cpu, mem, dsk, net]) (default C(1.0) each, C(0) with O(ignore_dynu)).
+      type: list
+      elements: float
+  sample:
+    - name: web1.example.com
+      pnode: node1.example.com
+      snode: node2.example.com
+      disk_template: drbd
+      status: running
+      memory: 4096
+      disk: 51200
+      vcpus: 2
+      auto_balance: true
+      movable: true
+      forthcoming: false
+      tags: []
+      util: [1.0, 1.0, 1.0, 1.0]
+groups:
+  description: All node groups of the cluster.
+  returned: success
+  type: list
+  elements: dict
+  contains:
+    name:
+      description: Group name.
+      type: str
+    uuid:
+      description: Group UUID.
+      type: str
+    alloc_policy:
+      description: Allocation policy, C(preferred), C(last_resort) or C(unallocable).
+      type: str
+    tags:
+      description: Group tags.
+      type: list
+      elements: str
+    node_count:
+      description: Number of nodes in the group.
+      type: int
+    instance_count:
+      description: Number of instances whose primary node is in the group.
+      type: int
+  sample:
+    - name: default
+      uuid: 7b1a1e2c-0000-4000-8000-000000000001
+      alloc_policy: preferred
+      tags: []
+      node_count: 8
+      instance_count: 40
+n1_failures:
+  description: Names of the nodes of the group that fail the N+1 memory check.
+  returned: success
+  type: list
+  elements: str
+  sample: [node2.example.com]
+n1_failing_instances:
+  description: Names of the instances on the nodes listed in RV(n1_failures) (C(hbal)'s "bad instances").
+  returned: success
+  type: list
+  elements: str
+  sample: [web01.example.com]
+common_suffix:
+  description: The domain suffix common to all node and instance names, stripped from the C(name) of RV(nodes) as C(hbal) does.
+  returned: success
+  type: str
+  sample: .example.com
+policy_violations:
+  description: Nodes of the group that violate the instance policy, with the reason.
+  returned: success
+  type: list
+  elements: dict
+  contains:
+    node:
+      description: Node name.
+      type: str
+    reason:
+      description: Why the node violates the policy.
+      type: str
+  sample: []
+data_warnings:
+  description:
+    - Warnings about the cluster data, for example nodes reporting memory or disk that no instance accounts for
+      (C(hbal)'s "cluster has inconsistent data").
+    - Each one is also shown as an Ansible warning.
+    - Named C(data_warnings) because Ansible reserves the C(warnings) key of a module result.
+  returned: success
+  type: list
+  elements: str
+  sample: ["node node4.example.com is missing 1024 MB ram and 0 GB disk"]
+'''
+
+import os
+import traceback
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.common.text.converters import to_native
+
+try:
+    from ansible_collections.ganeti.htools.plugins.module_utils.cluster_info import cluster_info
+    from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
+except ImportError as import_error:  # e.g. numpy missing on the host that runs the module
+    CORE_IMPORT_ERROR = to_native(import_error)
+    CORE_IMPORT_TRACEBACK = traceback.format_exc()
+
+    class HtoolsError(Exception):  # pylint: disable=function-redefined
+        """Placeholder so that the except clause below stays valid."""
+else:
+    CORE_IMPORT_ERROR = None
+    CORE_IMPORT_TRACEBACK = None
+
+
+def _check_readable(module, option):
+    path = module.params[option]
+    if path is None:
+        return
+    if not os.path.exists(path):
+        module.fail_json(msg="%s: %s does not exist" % (option, path))
+    if not os.access(path, os.R_OK):
+        module.fail_json(msg="%s: %s is not readable" % (option, path))
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            data_file=dict(type='path', required=True),
+            util_file=dict(type='path'),
+            group=dict(type='str'),
+            offline_nodes=dict(type='list', elements='str', default=[]),
+            exclusion_tags=dict(type='list', elements='str', default=[]),
+            ignore_dynu=dict(type='bool', default=False),
+        ),
+        supports_check_mode=True,
+    )
+
+    if CORE_IMPORT_ERROR is not None:
+        module.fail_json(
+            msg="Cannot load the ganeti.htools core on this host's Python (%s); "
+                "install the collection's Python requirements (numpy, requests)" % CORE_IMPORT_ERROR,
+            exception=CORE_IMPORT_TRACEBACK,
+        )
+
+    _check_readable(module, 'data_file')
+    _check_readable(module, 'util_file')
+
+    try:
+        result = cluster_info(
+            data_file=module.params['data_file'],
+            util_file=module.params['util_file'],
+            group=module.params['group'],
+            offline_nodes=module.params['offline_nodes'],
+            exclusion_tags=module.params['exclusion_tags'],
+            ignore_dynu=module.params['ignore_dynu'],
+        )
+    except HtoolsError as err:
+        module.fail_json(msg=to_native(err))
+
+    result = dict(result)
+    # Ansible reserves a module result's "warnings" key for its own warnings.
+    data_warnings = list(result.pop('warnings', None) or [])
+    for warning in data_warnings:
+        module.warn(to_native(warning))
+    module.exit_json(changed=False, data_warnings=data_warnings, **result)
+
+
+if __name__ == '__main__':
+    main()
