@@ -1,6 +1,6 @@
 # Build and test entry points of the ganeti.htools collection.
 #
-#   make example   run playbooks/cluster_info.yml on the bundled example cluster
+#   make example   plan a balance (check mode) of the bundled example cluster
 #   make test      the whole suite: pytest, ansible-test sanity, ansible-lint, build
 #
 # Sub-targets: venv deps hbal unit sanity lint build clean distclean.
@@ -42,7 +42,7 @@ APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
 .PHONY: help example test deps venv hbal link unit sanity lint build clean distclean
 
 help:
-	@echo "make example   run the cluster_info playbook on playbooks/files/example.data"
+	@echo "make example   plan a balance (check mode) of playbooks/files/example.data"
 	@echo "make test      whole suite (needs root once, to apt-install $(HTOOLS_DEB))"
 	@echo "sub-targets:   venv deps hbal unit sanity lint build clean distclean"
 
@@ -99,7 +99,7 @@ link:
 # ---------------------------------------------------------------- example
 
 example: venv link
-	$(BIN)/ansible-playbook playbooks/cluster_info.yml
+	$(BIN)/ansible-playbook playbooks/balance.yml
 
 # ---------------------------------------------------------------- tests
 

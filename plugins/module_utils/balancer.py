@@ -12,7 +12,7 @@ candidates at once with numpy and confirms the best ones exactly.
 from __future__ import annotations
 
 from .model import MIRROR_INTERNAL, NO_NODE
-from .moves import FAILOVER, apply_move, possible_moves
+from .moves import FAILOVER, FAILOVER_TO_ANY, apply_move, possible_moves
 from .numfmt import hs_fixed, hs_g6
 from .score import cluster_score, optimal_score
 
@@ -22,7 +22,7 @@ class BalanceOptions:
 
     def __init__(self, max_length=-1, min_score=1e-9, min_gain=0.01, min_gain_limit=0.1,
                  no_disk_moves=False, no_instance_moves=False, restricted_migration=False,
-                 evac_mode=False, ignore_soft_errors=False):
+                 evac_mode=False, ignore_soft_errors=False, avoid_disk_moves=None):
         self.max_length = max_length
         self.min_score = min_score
         self.min_gain = min_gain
@@ -32,6 +32,8 @@ class BalanceOptions:
         self.restricted_migration = restricted_migration
         self.evac_mode = evac_mode
         self.force = ignore_soft_errors
+        # Ganeti >= 3.1's --avoid-disk-moves FACTOR; None keeps 3.0.2's behaviour.
+        self.avoid_disk_moves = avoid_disk_moves
 
 
 class Step:
@@ -126,7 +128,10 @@ def score_with(state, changed):
     return cluster_score(nodes)
 
 
-def search_exhaustive(state, opts):
+MIGRATIONS = (FAILOVER, FAILOVER_TO_ANY)
+
+
+def search_exhaustive(state, opts, migrations_only=False):
     """Best candidate by trying every move with the scalar model (reference)."""
     online = state.online()
     best = None
@@ -134,12 +139,23 @@ def search_exhaustive(state, opts):
     for inst in victims(state, opts):
         for move, target in instance_moves(state, inst, online, opts):
             rank += 1
+            if migrations_only and move not in MIGRATIONS:
+                continue
             result = apply_move(state.nodes, inst, move, target, opts.force)
             if isinstance(result, str):
                 continue
             score = score_with(state, result[0])
             if (best.score if best else state.score) > score:
                 best = Candidate(rank, inst.idx, move, target, score, result)
+    return best
+
+
+def _avoid_disk_moves(state, opts, search, best):
+    """Prefer the best migration unless disk moves gain FACTOR times more."""
+    migr = search(state, opts, migrations_only=True) if opts.inst_moves else None
+    migr_score = migr.score if migr is not None else state.score
+    if state.score - best.score <= (state.score - migr_score) * opts.avoid_disk_moves:
+        return migr
     return best
 
 
@@ -166,6 +182,8 @@ def balance(data, selection, opts, search=search_exhaustive, on_step=None):
     while ((opts.max_length < 0 or len(steps) < opts.max_length)
            and state.score > optimal + opts.min_score):
         best = search(state, opts)
+        if opts.avoid_disk_moves is not None and opts.disk_moves and best is not None:
+            best = _avoid_disk_moves(state, opts, search, best)
         if best is None or not best.score < state.score:
             break
         if not (state.score > opts.min_gain_limit or state.score - best.score >= opts.min_gain):

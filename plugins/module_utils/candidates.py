@@ -374,6 +374,14 @@ class _Pool:
             self.chunks.append((approx, rank, inst, np.full(approx.size, MOVE_CODES.index(move)),
                                 target))
 
+    def keep_moves(self, moves):
+        codes = [MOVE_CODES.index(m) for m in moves]
+        kept = []
+        for chunk in self.chunks:
+            mask = np.isin(chunk[3], codes)
+            kept.append(tuple(part[mask] for part in chunk))
+        self.chunks = kept
+
     def arrays(self):
         if not self.chunks:
             return None
@@ -571,7 +579,7 @@ class ExactScorer:
         return float(sum(merged.values()) - len(merged))
 
 
-def search_bulk(state, opts):
+def search_bulk(state, opts, migrations_only=False):
     """The step's best candidate, identical to `balancer.search_exhaustive`."""
     if np is None:
         raise HtoolsError("the numpy Python package is required for balancing")
@@ -605,6 +613,9 @@ def search_bulk(state, opts):
                 rows = list(range(start, min(len(regular), start + per_block)))
                 _bulk_block(nd, stats, all_ins.take(rows), [regular_pos[r] for r in rows],
                             targets, node_idx, opts, pool)
+    if migrations_only:
+        pool.keep_moves((FAILOVER, FAILOVER_TO_ANY))
+        exact_pool = [e for e in exact_pool if e[2][1] in (FAILOVER, FAILOVER_TO_ANY)]
     return _choose(state, opts, scorer, pool, exact_pool, len(online))
 
 
