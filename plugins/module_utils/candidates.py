@@ -24,6 +24,8 @@ scored exactly; they join the same final comparison.
 
 from __future__ import annotations
 
+import math
+
 try:
     import numpy as np
 except ImportError:  # numpy is a declared dependency; the error is raised when used
@@ -40,7 +42,7 @@ from .score import METRICS, MAP, ONLINE, STDDEV, SUM, node_values
 ABS_TOL = 1e-8
 REL_TOL = 1e-10
 # Instances per numpy block: keeps temporaries cache-sized.
-BLOCK = 4096
+BLOCK = 16384
 
 N_METRICS = len(METRICS)
 MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
@@ -80,6 +82,13 @@ class _Nodes:
         self.n_s = np.array([len(n.s_list) for n in nodes], dtype=np.float64)
         self.loc = np.array([n.location_score for n in nodes], dtype=np.float64)
         self.offline = np.array([n.offline for n in nodes])
+        # Reciprocals for the approximate values (exact scores never use them).
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.inv_t_mem = 1.0 / self.t_mem
+            self.no_dsk = (self.t_dsk == 0).astype(np.float64)
+            self.inv_t_dsk = np.where(self.t_dsk == 0, 0.0, 1.0 / self.t_dsk)
+            self.inv_cpu = 1.0 / self.t_cpu / self.speed
+            self.inv_hi_sp = 1.0 / self.hi_sp
         g = len(nodes)
         self.peers = np.zeros((g, g))
         self.top1 = np.zeros(g)
@@ -200,8 +209,13 @@ def _remove_sec(nd, st, ins):
 
 def _add_pri(nd, st, ins, force, loc_score):
     """addPriEx for real instances; returns (state, failed mask)."""
+    out, hard, soft = _add_pri_parts(nd, st, ins, loc_score)
+    return out, hard | (~np.asarray(force) & soft)
+
+
+def _add_pri_parts(nd, st, ins, loc_score=0.0):
+    """addPriEx split by check kind: (state, hard failures, soft failures)."""
     g = st.g
-    strict = ~np.asarray(force)
     local = ins.local
     mem_f = st.f_mem_forth - ins.mem
     dsk_f = st.f_dsk_forth - ins.dsk * local
@@ -237,7 +251,7 @@ def _add_pri(nd, st, ins, force, loc_score):
     out.f_dsk_forth = dsk_f
     out.u_cpu_forth = ucpu_f
     out.isp_forth = isp_f
-    return out, hard | (strict & soft)
+    return out, hard, soft
 
 
 def _add_sec(nd, st, ins, pdx_peer, force, ignore_disks=False):
@@ -271,40 +285,58 @@ def _add_sec(nd, st, ins, pdx_peer, force, ignore_disks=False):
     return out, hard | (strict & soft)
 
 
-def _values(nd, st):
-    """The numeric metric values of a state, in METRICS order (map metric: 0)."""
+# Metric positions (METRICS order) and the state fields each depends on.
+_M_PMEM, _M_PDSK, _M_N1, _M_PREM, _M_OFF_ALL, _M_OFF_PRI, _M_VCPU = 0, 1, 2, 3, 4, 5, 6
+_M_LOAD = (7, 8, 9, 10)
+_M_SPINDLES, _M_PMEM_F, _M_PDSK_F, _M_VCPU_F, _M_SPINDLES_F = 12, 13, 14, 15, 16
+_M_LOC, _M_RTOTAL = 17, 19
+
+
+def _values(nd, st, needed):
+    """Approximate metric values of a (broadcast) state, for the metrics in `needed`."""
     g = st.g
-    t_mem, t_dsk, speed, hi = nd.t_mem[g], nd.t_dsk[g], nd.speed[g], nd.hi_sp[g]
-    t_cpu = nd.t_cpu[g]
-    p_rem = st.r_mem / t_mem
-    pdsk = np.where(t_dsk == 0, 1.0, st.f_dsk / np.where(t_dsk == 0, 1.0, t_dsk))
-    pdsk_f = np.where(t_dsk == 0, 1.0, st.f_dsk_forth / np.where(t_dsk == 0, 1.0, t_dsk))
-    return [
-        (nd.base_free[g] - st.i_mem) / t_mem,
-        pdsk,
-        np.where(st.fail_n1, st.n_p + st.n_s, 0.0),
-        p_rem,
-        st.n_p + st.n_s,
-        st.n_p,
-        st.u_cpu / t_cpu / speed,
-        st.load[0], st.load[1], st.load[2], st.load[3],
-        None,
-        st.isp / hi,
-        st.f_mem_forth / t_mem,
-        pdsk_f,
-        st.u_cpu_forth / t_cpu / speed,
-        st.isp_forth / hi,
-        st.loc,
-        None,
-        p_rem,
-    ]
+    out = [None] * N_METRICS
+    for k in needed:
+        if k == _M_PMEM:
+            out[k] = (nd.base_free[g] - st.i_mem) * nd.inv_t_mem[g]
+        elif k == _M_PDSK:
+            out[k] = st.f_dsk * nd.inv_t_dsk[g] + nd.no_dsk[g]
+        elif k == _M_N1:
+            out[k] = np.where(st.fail_n1, st.n_p + st.n_s, 0.0)
+        elif k in (_M_PREM, _M_RTOTAL):
+            out[k] = st.r_mem * nd.inv_t_mem[g]
+        elif k == _M_OFF_ALL:
+            out[k] = st.n_p + st.n_s
+        elif k == _M_OFF_PRI:
+            out[k] = st.n_p
+        elif k == _M_VCPU:
+            out[k] = st.u_cpu * nd.inv_cpu[g]
+        elif k in _M_LOAD:
+            out[k] = st.load[k - _M_LOAD[0]]
+        elif k == _M_SPINDLES:
+            out[k] = st.isp * nd.inv_hi_sp[g]
+        elif k == _M_PMEM_F:
+            out[k] = st.f_mem_forth * nd.inv_t_mem[g]
+        elif k == _M_PDSK_F:
+            out[k] = st.f_dsk_forth * nd.inv_t_dsk[g] + nd.no_dsk[g]
+        elif k == _M_VCPU_F:
+            out[k] = st.u_cpu_forth * nd.inv_cpu[g]
+        elif k == _M_SPINDLES_F:
+            out[k] = st.isp_forth * nd.inv_hi_sp[g]
+        elif k == _M_LOC:
+            out[k] = st.loc
+    return out
 
 
 class _Stats:
-    """Centred sums over online nodes, per metric, for incremental scoring."""
+    """Centred sums over online nodes, per metric, for incremental scoring.
 
-    def __init__(self, base, online, map_value):
-        self.map_value = map_value
+    Standard-deviation metrics that are provably identical for every candidate
+    of this step (same node values, same per-instance changes) are scored once
+    with their weights added, which roughly halves the work.
+    """
+
+    def __init__(self, base, online, map_value, same_as):
         self.n = float(online.sum())
         self.base = base                          # (G, N_METRICS) values
         on = base[online]
@@ -312,45 +344,88 @@ class _Stats:
         self.center = np.zeros(N_METRICS)
         self.s1 = np.zeros(N_METRICS)
         self.s2 = np.zeros(N_METRICS)
-        self.const = np.zeros(N_METRICS)
-        for k, (_name, _w, stat, which) in enumerate(METRICS):
+        fixed = 0.0
+        self.std_groups = []                      # (metric, summed weight)
+        self.online_sums = []                     # (metric, weight)
+        self.offline_sums = []
+        merged = {}
+        for k, (_name, weight, stat, which) in enumerate(METRICS):
             if stat == STDDEV:
+                rep = same_as.get(k, k)
+                if rep != k:
+                    merged[rep] = merged.get(rep, 0.0) + weight
+                    continue
                 self.center[k] = on[:, k].mean()
                 dev = on[:, k] - self.center[k]
                 self.s1[k] = dev.sum()
                 self.s2[k] = (dev * dev).sum()
+                self.std_groups.append([k, weight])
             elif stat == SUM:
-                self.const[k] = (on if which == ONLINE else off)[:, k].sum()
-
-
-def _score(stats, roles, shape, map_value):
-    """Approximate scores of candidates; roles = [(old values row, new values, online)]."""
-    n = stats.n
-    score = np.zeros(shape)
-    for k, (_name, weight, stat, which) in enumerate(METRICS):
-        if stat == MAP:
-            score = score + weight * map_value
-            continue
-        if stat == SUM:
-            total = stats.const[k]
-            for old, new, online in roles:
-                if new[k] is None:
+                fixed += weight * (on if which == ONLINE else off)[:, k].sum()
+                if k == 11:   # pri_tags_score: regular victims have no exclusion tags
                     continue
-                take = online if which == ONLINE else ~online
-                total = total + np.where(take, new[k] - old[k], 0.0)
-            score = score + weight * total
-            continue
-        c = stats.center[k]
-        s1 = stats.s1[k]
-        s2 = stats.s2[k]
-        for old, new, online in roles:
-            x = old[k] - c
-            y = new[k] - c
-            s1 = s1 + np.where(online, y - x, 0.0)
-            s2 = s2 + np.where(online, y * y - x * x, 0.0)
-        mean = s1 / n
-        var = np.maximum(s2 / n - mean * mean, 0.0)
-        score = score + weight * np.sqrt(var)
+                (self.online_sums if which == ONLINE else self.offline_sums).append((k, weight))
+            else:
+                fixed += weight * map_value
+        for group in self.std_groups:
+            group[1] += merged.get(group[0], 0.0)
+        self.fixed = fixed
+        self.needed_online = [k for k, _w in self.std_groups] + [k for k, _w in self.online_sums]
+        self.needed_offline = [k for k, _w in self.offline_sums]
+
+
+def _score(stats, roles, shape):
+    """Approximate scores of candidates.
+
+    roles: (old values, new values, online mask, all online, all offline) per
+    node the move touches.  Work arrays are updated in place: this loop is the
+    hot path of planning.
+    """
+    inv_n = 1.0 / stats.n
+    score = np.full(shape, stats.fixed)
+    for k, weight in stats.online_sums:
+        for old, new, online, all_on, all_off in roles:
+            if all_off:
+                continue
+            delta = new[k] - old[k]
+            if not all_on:
+                delta = np.where(online, delta, 0.0)
+            delta *= weight
+            score += delta
+    for k, weight in stats.offline_sums:
+        for old, new, online, all_on, all_off in roles:
+            if all_on:
+                continue
+            delta = new[k] - old[k]
+            if not all_off:
+                delta = np.where(online, 0.0, delta)
+            delta *= weight
+            score += delta
+    twice_c = 2.0 * stats.center
+    for k, weight in stats.std_groups:
+        acc1 = stats.s1[k]
+        acc2 = stats.s2[k]
+        # Per-candidate (C, 1) roles first, so that only the last additions are (C, T).
+        for old, new, online, all_on, all_off in sorted(roles, key=lambda r: np.size(r[1][k])):
+            if all_off:
+                continue
+            d1 = new[k] - old[k]
+            d2 = new[k] + old[k]
+            d2 -= twice_c[k]
+            d2 *= d1
+            if not all_on:
+                d1 = np.where(online, d1, 0.0)
+                d2 = np.where(online, d2, 0.0)
+            acc1 = acc1 + d1
+            acc2 = acc2 + d2
+        acc1 = acc1 * inv_n
+        acc1 *= acc1
+        acc2 = acc2 * inv_n
+        acc2 -= acc1
+        np.maximum(acc2, 0.0, out=acc2)
+        np.sqrt(acc2, out=acc2)
+        acc2 *= weight
+        score += acc2
     return score
 
 
@@ -361,18 +436,28 @@ def _rows(base, g):
 
 MOVE_CODES = (FAILOVER, FAILOVER_TO_ANY, REPLACE_SECONDARY, REPLACE_AND_FAILOVER,
               REPLACE_PRIMARY, FAILOVER_AND_REPLACE)
+# Candidates kept for exact re-scoring: those within this band of the best
+# approximate score seen so far (a few times the approximation error bound).
+KEEP_BAND = 64 * ABS_TOL
 
 
 class _Pool:
-    """Feasible bulk candidates: approximate score, hbal rank, and identity."""
+    """Bulk candidates near the best approximate score: score, hbal rank, identity."""
 
     def __init__(self):
         self.chunks = []
+        self.best = math.inf
 
     def add(self, approx, rank, inst, move, target):
-        if approx.size:
-            self.chunks.append((approx, rank, inst, np.full(approx.size, MOVE_CODES.index(move)),
-                                target))
+        if not approx.size:
+            return
+        low = approx.min()
+        if low < self.best:
+            self.best = low
+        keep = approx <= self.best + KEEP_BAND + REL_TOL * abs(self.best)
+        if keep.any():
+            self.chunks.append((approx[keep], rank[keep], inst[keep],
+                                np.full(int(keep.sum()), MOVE_CODES.index(move)), target[keep]))
 
     def keep_moves(self, moves):
         codes = [MOVE_CODES.index(m) for m in moves]
@@ -385,11 +470,21 @@ class _Pool:
     def arrays(self):
         if not self.chunks:
             return None
-        return [np.concatenate([c[k] for c in self.chunks]) for k in range(5)]
+        merged = [np.concatenate([c[k] for c in self.chunks]) for k in range(5)]
+        if not merged[0].size:
+            return None
+        best = merged[0].min()
+        keep = merged[0] <= best + KEEP_BAND + REL_TOL * abs(best)
+        return [part[keep] for part in merged]
+
+
+def _role(old, new, online):
+    all_on = bool(online.all())
+    return (old, new, online, all_on, (not all_on) and not online.any())
 
 
 def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
-    """Score every move of a block of regular victims; add finite ones to the pool."""
+    """Score every move of a block of regular victims; add the best ones to the pool."""
     c = len(ins.objs)
     tg = targets.reshape(1, -1)                     # (1, T)
     p = ins.p.reshape(-1, 1)
@@ -404,6 +499,7 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
     online_p = ~p_off
     online_s = ~s_off
     base = stats.base
+    needed = stats.needed_online + stats.needed_offline
     old_p, old_s, old_t = _rows(base, p), _rows(base, s_safe), _rows(base, tg)
     st_p = _State.of(nd, p)
     st_s = _State.of(nd, s_safe)
@@ -414,12 +510,21 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
     use_sec = internal & has_s & online_s & opts.inst_moves
     true_t = np.ones((1, targets.size), dtype=bool)
 
+    def role_t(new):
+        return _role(old_t, _values(nd, new, stats.needed_online), true_t)
+
+    def role_p(new):
+        return _role(old_p, _values(nd, new, needed), online_p)
+
+    def role_s(new):
+        return _role(old_s, _values(nd, new, needed), online_s)
+
     int_p = _remove_pri(nd, st_p, ins)
-    int_s = _remove_sec(nd, st_s, ins) if has_s.any() else None
+    int_s = _remove_sec(nd, st_s, ins)
     moves_of = [possible_moves(i.mirror, bool(use_sec[r, 0]), opts.inst_moves, opts.disk_moves,
                                opts.restricted_migration, bool(p_off[r, 0]))
                 for r, i in enumerate(ins.objs)]
-
+    wanted = {m for ms in moves_of for m in ms}
     n_t = targets.size
     inst_idx = np.array([i.idx for i in ins.objs], dtype=np.int64)
     vpos_arr = np.array(vpos, dtype=np.int64)
@@ -430,8 +535,13 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
         else:
             m_pos = np.array([ms.index(move) if move in ms else -1 for ms in moves_of],
                              dtype=np.int64).reshape(-1, 1)
-        ok = ~fail & np.isfinite(scores) & (m_pos >= 0)
-        rows, cols = np.nonzero(np.broadcast_to(ok, scores.shape))
+        scores = np.where(~fail & (m_pos >= 0), scores, np.inf)
+        scores = np.broadcast_to(scores, fail.shape if move != FAILOVER else (c, 1))
+        low = scores.min() if scores.size else np.inf
+        if not np.isfinite(low):
+            return
+        limit = min(low, pool.best) + KEEP_BAND + REL_TOL * abs(min(low, pool.best))
+        rows, cols = np.nonzero(scores <= limit)
         if move == FAILOVER:
             col_rank = np.zeros(rows.size, dtype=np.int64)
             tgt = np.full(rows.size, NO_NODE, dtype=np.int64)
@@ -447,66 +557,63 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
         new_s, f1 = _add_pri(nd, int_s, ins, fp, ins.ls)
         new_p, f2 = _add_sec(nd, int_p, ins, nd.peers[p, s_safe], fp, ignore_disks=p_off)
         fail = ~use_sec | ~mig | f1 | f2
-        sc = _score(stats, [(old_s, _values(nd, new_s), online_s),
-                            (old_p, _values(nd, new_p), online_p)], (c, 1), stats.map_value)
-        emit(FAILOVER, sc, fail)
+        emit(FAILOVER, _score(stats, [role_s(new_s), role_p(new_p)], (c, 1)), fail)
 
-    wanted = {m for ms in moves_of for m in ms}
+    # The target as new primary: shared by FailoverToAny, ReplaceAndFailover and
+    # ReplacePrimary, which differ in the force flag and the location score only.
+    pri_t = None
+    if wanted & {FAILOVER_TO_ANY, REPLACE_AND_FAILOVER, REPLACE_PRIMARY}:
+        pri_t, pri_hard, pri_soft = _add_pri_parts(nd, st_t, ins)
+    role_p_int = role_p(int_p)
+    role_s_int = role_s(int_s)
+
     if FAILOVER_TO_ANY in wanted:
-        new_t, f1 = _add_pri(nd, st_t, ins, fp, ins.ls)
-        fail = ~valid_t | f1 | ~nd.mig_ok[p, tg]
-        sc = _score(stats, [(old_t, _values(nd, new_t), true_t),
-                            (old_p, _values(nd, int_p), online_p)], shape, stats.map_value)
-        emit(FAILOVER_TO_ANY, sc, fail)
+        fail = ~valid_t | pri_hard | (~fp & pri_soft) | ~nd.mig_ok[p, tg]
+        emit(FAILOVER_TO_ANY, _score(stats, [role_t(_with_loc(pri_t, ins.ls)), role_p_int],
+                                     shape), fail)
 
     if REPLACE_SECONDARY in wanted:
         ls_new = nd.loc_pairs[p, tg]
         new_t, f1 = _add_sec(nd, st_t, ins, nd.peers[tg, p], fs)
         # The primary re-adds the instance with force: only hard limits can fail.
-        re_p = int_p.copy()
         free_p = nd.base_free[p] - st_p.i_mem
         hard_p = (free_p <= 0) | (ins.local & (st_p.f_dsk <= 0))
-        re_p.i_mem, re_p.f_dsk, re_p.isp, re_p.u_cpu = st_p.i_mem, st_p.f_dsk, st_p.isp, st_p.u_cpu
-        re_p.load, re_p.n_p = list(st_p.load), st_p.n_p
-        re_p.f_mem_forth, re_p.f_dsk_forth = st_p.f_mem_forth, st_p.f_dsk_forth
-        re_p.u_cpu_forth, re_p.isp_forth = st_p.u_cpu_forth, st_p.isp_forth
+        re_p = st_p.copy()
         re_p.fail_n1 = free_p <= st_p.r_mem
-        re_p.loc = int_p.loc + ls_new
+        re_p.loc = st_p.loc - ins.ls + ls_new
         fail = ~valid_t | f1 | hard_p
-        sc = _score(stats, [(old_s, _values(nd, int_s), online_s),
-                            (old_t, _values(nd, new_t), true_t),
-                            (old_p, _values(nd, re_p), online_p)], shape, stats.map_value)
-        emit(REPLACE_SECONDARY, sc, fail)
+        emit(REPLACE_SECONDARY, _score(stats, [role_s_int, role_t(new_t), role_p(re_p)], shape),
+             fail)
 
     if REPLACE_AND_FAILOVER in wanted:
-        new_t, f1 = _add_pri(nd, st_t, ins, force, nd.loc_pairs[tg, p])
         new_p, f2 = _add_sec(nd, int_p, ins, nd.peers[p, tg], fs)
-        fail = ~valid_t | f1 | f2 | ~nd.mig_ok[p, tg]
-        sc = _score(stats, [(old_s, _values(nd, int_s), online_s),
-                            (old_t, _values(nd, new_t), true_t),
-                            (old_p, _values(nd, new_p), online_p)], shape, stats.map_value)
-        emit(REPLACE_AND_FAILOVER, sc, fail)
+        fail = (~valid_t | pri_hard | (~np.asarray(force) & pri_soft) | f2
+                | ~nd.mig_ok[p, tg])
+        emit(REPLACE_AND_FAILOVER,
+             _score(stats, [role_s_int, role_t(_with_loc(pri_t, nd.loc_pairs[tg, p])),
+                            role_p(new_p)], shape), fail)
 
     if REPLACE_PRIMARY in wanted:
-        ls_new = nd.loc_pairs[tg, s_safe]
         _tmp, f0 = _add_pri(nd, int_s, ins, fp, 0.0)
-        new_t, f1 = _add_pri(nd, st_t, ins, fp, ls_new)
         new_s, f2 = _add_sec(nd, int_s, ins, nd.peers[s_safe, tg], fp)
-        fail = (~valid_t | f0 | f1 | f2 | ~nd.mig_ok[p, s_safe] | ~nd.mig_ok[s_safe, tg]
-                | ~use_sec)
-        sc = _score(stats, [(old_p, _values(nd, int_p), online_p),
-                            (old_t, _values(nd, new_t), true_t),
-                            (old_s, _values(nd, new_s), online_s)], shape, stats.map_value)
-        emit(REPLACE_PRIMARY, sc, fail)
+        fail = (~valid_t | f0 | pri_hard | (~fp & pri_soft) | f2 | ~nd.mig_ok[p, s_safe]
+                | ~nd.mig_ok[s_safe, tg] | ~use_sec)
+        emit(REPLACE_PRIMARY,
+             _score(stats, [role_p_int, role_t(_with_loc(pri_t, nd.loc_pairs[tg, s_safe])),
+                            role_s(new_s)], shape), fail)
 
     if FAILOVER_AND_REPLACE in wanted:
         new_s, f1 = _add_pri(nd, int_s, ins, fp, nd.loc_pairs[s_safe, tg])
         new_t, f2 = _add_sec(nd, st_t, ins, nd.peers[tg, s_safe], fp)
         fail = ~valid_t | f1 | f2 | ~nd.mig_ok[p, s_safe] | ~use_sec
-        sc = _score(stats, [(old_p, _values(nd, int_p), online_p),
-                            (old_s, _values(nd, new_s), online_s),
-                            (old_t, _values(nd, new_t), true_t)], shape, stats.map_value)
-        emit(FAILOVER_AND_REPLACE, sc, fail)
+        emit(FAILOVER_AND_REPLACE, _score(stats, [role_p_int, role_s(new_s), role_t(new_t)],
+                                          shape), fail)
+
+
+def _with_loc(state, loc_score):
+    out = state.copy()
+    out.loc = state.loc + loc_score
+    return out
 
 
 def _is_regular(inst, group_pos, excl_in_group):
@@ -603,7 +710,8 @@ def search_bulk(state, opts, migrations_only=False):
         else:
             _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, exact_pool)
     if regular:
-        stats = _Stats(scorer.base, scorer.online, scorer.map_stat([]))
+        stats = _Stats(scorer.base, scorer.online, scorer.map_stat([]),
+                       _identical_metrics(nd, scorer.online, regular))
         targets = np.array([nd.pos[t] for t in online], dtype=np.int64)
         node_idx = np.array([n.idx for n in group], dtype=np.int64)
         all_ins = _Insts(regular, nd.pos)
@@ -617,6 +725,28 @@ def search_bulk(state, opts, migrations_only=False):
         pool.keep_moves((FAILOVER, FAILOVER_TO_ANY))
         exact_pool = [e for e in exact_pool if e[2][1] in (FAILOVER, FAILOVER_TO_ANY)]
     return _choose(state, opts, scorer, pool, exact_pool, len(online))
+
+
+def _identical_metrics(nd, online, regular):
+    """Metrics whose approximate value equals another's for every candidate."""
+    same = {}
+
+    def equal(a, b):
+        return bool(np.array_equal(a[online], b[online]))
+
+    utils = np.array([i.util for i in regular]).reshape(-1, 4)
+    for k in (1, 3):      # mem and net load follow cpu load when the data agree
+        if equal(nd.load[:, 0], nd.load[:, k]) and np.array_equal(utils[:, 0], utils[:, k]):
+            same[_M_LOAD[k]] = _M_LOAD[0]
+    if equal(nd.u_cpu_forth, nd.u_cpu):
+        same[_M_VCPU_F] = _M_VCPU
+    if equal(nd.isp_forth, nd.isp):
+        same[_M_SPINDLES_F] = _M_SPINDLES
+    if equal(nd.f_dsk_forth, nd.f_dsk):
+        same[_M_PDSK_F] = _M_PDSK
+    if equal(nd.f_mem_forth, nd.base_free - nd.i_mem) and all(i.uses_memory for i in regular):
+        same[_M_PMEM_F] = _M_PMEM
+    return same
 
 
 def _encode_rank(vpos, col_rank, m_pos, n_targets):

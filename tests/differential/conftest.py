@@ -69,3 +69,34 @@ def htools_core():
                     f"(cluster_info / numfmt.hs_fixed): {exc!r}",
                     pytrace=False)
     return cluster_info, hs_fixed
+
+
+@pytest.fixture(scope="session")
+def balance_gen(cluster_gen):
+    """The ``tests/gen/balance_options.py`` module (random hbal options)."""
+    return _load("htools_difftest_balance_options", "gen/balance_options.py")
+
+
+@pytest.fixture(scope="session")
+def balance_oracle():
+    """The ``tests/oracle/hbal_balance.py`` module (balancing runs)."""
+    return _load("htools_difftest_hbal_balance", "oracle/hbal_balance.py")
+
+
+@pytest.fixture(scope="session")
+def htools_balance():
+    """``(plan_balance, BalanceOptions, hs_fixed)`` from the collection.
+
+    An import failure is a test error, not a skip.
+    """
+    try:
+        from ansible_collections.ganeti.htools.plugins.module_utils.balance_plan import (  # noqa: E501
+            plan_balance)
+        from ansible_collections.ganeti.htools.plugins.module_utils.balancer import (
+            BalanceOptions)
+        from ansible_collections.ganeti.htools.plugins.module_utils.numfmt import (
+            hs_fixed)
+    except ImportError as exc:
+        pytest.fail("cannot import the ganeti.htools balancer "
+                    f"(plan_balance / BalanceOptions): {exc!r}", pytrace=False)
+    return plan_balance, BalanceOptions, hs_fixed
