@@ -13,17 +13,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
-import sys
 
 import pytest
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-COLLECTIONS_DIR = os.path.join(REPO_ROOT, '.cache', 'collections')
-EXAMPLE = os.path.join(REPO_ROOT, 'playbooks', 'files', 'example.data')
+from ansible_cli import EXAMPLE, HBAL, REPO_ROOT, need_hbal, run_module as _run, run_playbook
+
 PLAYBOOK = os.path.join(REPO_ROOT, 'playbooks', 'cluster_info.yml')
-HBAL = os.environ.get('HBAL', '/usr/lib/ganeti/3.0/usr/bin/hbal')
 MODULE = 'ganeti.htools.ganeti_cluster_info'
 
 METRIC_NAMES = [
@@ -36,51 +32,15 @@ RESULT_KEYS = [
     'score', 'optimal_score', 'metrics', 'metric_weights', 'group', 'nodes', 'node_table', 'instances',
     'groups', 'n1_failures', 'policy_violations', 'data_warnings',
 ]
-RESULT_RE = re.compile(r'^localhost \| (SUCCESS|CHANGED|FAILED!) => ', re.M)
-
-
-def _tool(name):
-    """The ansible CLI next to the running Python (the venv), else on PATH."""
-    candidate = os.path.join(os.path.dirname(sys.executable), name)
-    if os.access(candidate, os.X_OK):
-        return candidate
-    found = shutil.which(name)
-    if not found:
-        pytest.skip('%s is not installed' % name)
-    return found
-
-
-def _env():
-    env = dict(os.environ)
-    env.update(
-        ANSIBLE_COLLECTIONS_PATH=COLLECTIONS_DIR,
-        ANSIBLE_CALLBACK_RESULT_FORMAT='json',
-        ANSIBLE_NOCOLOR='1',
-        ANSIBLE_FORCE_COLOR='0',
-        ANSIBLE_LOCALHOST_WARNING='0',
-        ANSIBLE_INVENTORY_UNPARSED_WARNING='0',
-        ANSIBLE_DEPRECATION_WARNINGS='0',
-        ANSIBLE_PYTHON_INTERPRETER=sys.executable,
-    )
-    return env
 
 
 def run_module(tmp_path, *args):
-    """Run the module ad hoc; return (status, result dict, combined output)."""
-    cmd = [_tool('ansible'), 'localhost', '-m', MODULE] + list(args)
-    # cwd=tmp_path: no ansible.cfg from the checkout, only the settings above
-    proc = subprocess.run(cmd, cwd=str(tmp_path), env=_env(), capture_output=True, text=True, timeout=300, check=False)
-    output = proc.stdout + proc.stderr
-    match = RESULT_RE.search(proc.stdout)
-    assert match, 'no module result in the ansible output:\n' + output
-    result, _end = json.JSONDecoder().raw_decode(proc.stdout[match.end():])
-    return match.group(1), result, output
+    return _run(tmp_path, MODULE, *args)
 
 
 def run_hbal(data_file, *args):
     """Return (initial score text, initial node table text) printed by the real hbal."""
-    if not os.access(HBAL, os.X_OK):
-        pytest.skip('the real hbal (%s) is not installed; run make deps' % HBAL)
+    need_hbal()
     proc = subprocess.run([HBAL, '-t', data_file, '-p'] + list(args), capture_output=True, text=True, timeout=300, check=True)
     score = re.search(r'^Initial score: (\S+)$', proc.stdout, re.M)
     assert score, proc.stdout
@@ -163,13 +123,9 @@ def test_missing_data_file_fails_cleanly(tmp_path):
 
 
 def test_example_playbook_runs(tmp_path):
-    env = _env()
-    env['ANSIBLE_CALLBACK_RESULT_FORMAT'] = 'yaml'
-    proc = subprocess.run([_tool('ansible-playbook'), PLAYBOOK], cwd=str(tmp_path), env=env,
-                          capture_output=True, text=True, timeout=300, check=False)
-    output = proc.stdout + proc.stderr
-    assert proc.returncode == 0, output
+    returncode, output, stdout = run_playbook(tmp_path, PLAYBOOK)
+    assert returncode == 0, output
     hbal_score, _table = run_hbal(EXAMPLE)
-    assert 'Score %s' % hbal_score in proc.stdout, output
-    assert 'N+1 failures:' in proc.stdout
+    assert 'Score %s' % hbal_score in stdout, output
+    assert 'N+1 failures:' in stdout
     assert 'Traceback' not in output

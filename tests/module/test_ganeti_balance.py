@@ -1,0 +1,116 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""ganeti_balance through the ansible CLI, compared with the real hbal."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+from ansible_cli import EXAMPLE, HBAL, REPO_ROOT, need_hbal, run_module, run_playbook
+
+MODULE = 'ganeti.htools.ganeti_balance'
+PLAYBOOK = os.path.join(REPO_ROOT, 'playbooks', 'balance.yml')
+SPEC_DATA = os.path.join(REPO_ROOT, 'tests', 'data', 'spec')
+
+
+def hbal_plan(data_file, *args):
+    """(step lines, end message, -C lines) that hbal prints."""
+    need_hbal()
+    proc = subprocess.run([HBAL, '-t', data_file, '-C'] + list(args), capture_output=True,
+                          text=True, timeout=300, check=True)
+    lines = proc.stdout.splitlines()
+    start = lines.index('Trying to minimize the CV...') + 1
+    end = next(i for i in range(start, len(lines)) if not lines[i].startswith('  '))
+    length_at = next(i for i, line in enumerate(lines) if line.startswith('Solution length='))
+    return lines[start:end], lines[end], lines[length_at + 1:]
+
+
+def test_check_mode_plan_equals_hbal(tmp_path):
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a', 'data_file=%s' % EXAMPLE)
+    assert status == 'CHANGED', output
+    steps, end, commands = hbal_plan(EXAMPLE)
+    assert result['step_lines'] == steps
+    assert result['stop_reason'] == end
+    assert result['commands'] == commands
+    assert result['solution_length'] == len(steps) == len(result['moves'])
+    assert result['moves'][-1]['score'] == result['final_score'] < result['initial_score']
+    assert sorted(i for js in result['jobsets'] for i in js) == list(range(1, len(steps) + 1))
+    first = result['moves'][0]
+    assert first['commands'] and all(c.startswith('gnt-instance ') for c in first['commands'])
+    assert first['opcodes'][0]['OP_ID'] in ('OP_INSTANCE_MIGRATE', 'OP_INSTANCE_REPLACE_DISKS')
+
+
+def test_options_reach_the_algorithm(tmp_path):
+    data = os.path.join(SPEC_DATA, 'hbal-evac.data')
+    params = dict(data_file=data, evac_mode=True, restricted_migration=True)
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a', json.dumps(params))
+    assert status == 'CHANGED', output
+    steps, end, commands = hbal_plan(data, '--evac-mode', '--restricted-migration')
+    assert (result['step_lines'], result['stop_reason'], result['commands']) == (steps, end, commands)
+
+    params = dict(data_file=data, offline_nodes=['node-3'], max_length=2)
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a', json.dumps(params))
+    steps, end, commands = hbal_plan(data, '-O', 'node-3', '-l', '2')
+    assert (result['step_lines'], result['commands']) == (steps, commands)
+
+
+def test_diff_shows_placements(tmp_path):
+    data = os.path.join(SPEC_DATA, 'hbal-evac.data')
+    status, result, output = run_module(tmp_path, MODULE, '--check', '--diff', '-a',
+                                        'data_file=%s' % data)
+    assert status == 'CHANGED', output
+    assert '-inst-p2 node-E:node-3' in output
+    assert '+inst-p2 node-1:node-3' in output
+
+
+def test_without_check_mode_refuses_to_execute(tmp_path):
+    status, result, output = run_module(tmp_path, MODULE, '-a', 'data_file=%s' % EXAMPLE)
+    assert status == 'FAILED!', output
+    assert 'live cluster' in result['msg'] and 'check mode' in result['msg']
+    assert 'Traceback' not in output
+
+
+def test_already_balanced_is_not_changed(tmp_path):
+    data = os.path.join(SPEC_DATA, 'hbal-dyn.data')
+    params = dict(data_file=data, ignore_dynu=True)
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a', json.dumps(params))
+    assert status == 'SUCCESS', output
+    assert result['changed'] is False and result['moves'] == []
+    assert result['stop_reason'].startswith('Cluster is already well balanced')
+
+
+def test_unknown_names_fail_cleanly(tmp_path):
+    for params in (dict(group='nosuch'), dict(offline_nodes=['nosuch']),
+                   dict(select_instances=['nosuch'])):
+        params['data_file'] = EXAMPLE
+        status, result, output = run_module(tmp_path, MODULE, '--check', '-a', json.dumps(params))
+        assert status == 'FAILED!', output
+        assert 'nosuch' in result['msg']
+        assert 'Traceback' not in output
+
+
+def test_save_state_matches_hbal(tmp_path):
+    need_hbal()
+    data = os.path.join(SPEC_DATA, 'hbal-evac.data')
+    prefix = str(tmp_path / 'ours')
+    params = dict(data_file=data, offline_nodes=['node-3'], save_state=prefix)
+    status, _result, output = run_module(tmp_path, MODULE, '--check', '-a', json.dumps(params))
+    assert status == 'CHANGED', output
+    theirs = str(tmp_path / 'theirs')
+    subprocess.run([HBAL, '-t', data, '-O', 'node-3', '-S', theirs], capture_output=True,
+                   check=True, timeout=300)
+    for suffix in ('.original', '.balanced'):
+        with open(prefix + suffix) as ours_file, open(theirs + suffix) as hbal_file:
+            assert ours_file.read() == hbal_file.read(), suffix
+
+
+def test_balance_playbook_prints_the_plan(tmp_path):
+    returncode, output, stdout = run_playbook(tmp_path, PLAYBOOK)
+    assert returncode == 0, output
+    steps, end, _commands = hbal_plan(EXAMPLE)
+    assert end in stdout
+    assert 'Jobset 1 ' in stdout
+    assert 'Traceback' not in output
