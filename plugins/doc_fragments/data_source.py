@@ -24,8 +24,9 @@ options:
         C(nodes.json), C(instances.json) and C(info.json), the answers to
         C(/2/groups?bulk=1), C(/2/nodes?bulk=1), C(/2/instances?bulk=1) and
         C(/2/info) (as read by C(hbal -m file://DIR)).
+      - Without O(data_file), the module reads the live cluster over RAPI
+        (O(rapi_url)).
     type: path
-    required: true
   util_file:
     description:
       - Dynamic utilisation data for the instances, like C(hbal -U).

@@ -30,6 +30,13 @@ def load_for_balance(data_file, util_file=None, ignore_dynu=False, exclusion_tag
                      select_instances=(), exclude_instances=()):
     """Load and derive, without -O/--min-disk/--max-cpu (the -S .original state)."""
     data, _fmt = load_data_file(data_file)
+    return prepare_for_balance(data, util_file, ignore_dynu, exclusion_tags, select_instances,
+                               exclude_instances)
+
+
+def prepare_for_balance(data, util_file=None, ignore_dynu=False, exclusion_tags=(),
+                        select_instances=(), exclude_instances=()):
+    """Derive a freshly loaded cluster like hbal before -O/--min-disk/--max-cpu."""
     util = load_util_file(util_file) if (util_file and not ignore_dynu) else None
     apply_utilisation(data, util, ignore_dynu, source=util_file or "<util>")
     merge_data(data, exclusion_tags, select_instances, exclude_instances)
@@ -50,7 +57,7 @@ def plan_from_data(data, group=None, offline_nodes=(), min_disk=0.0, max_cpu=Non
     """Balance the selected group of prepared `data`; returns the plan report."""
     options = options or BalanceOptions()
     if save_state:
-        save_text_file(data, save_state + ".original")
+        save_text_file(data, save_state + ".original", hbal_compat=True)
     set_node_status(data, offline_nodes, min_disk, max_cpu)
     selection = select_group(data, group)
     group_nodes = [n.idx for n in selection.nodes]
@@ -66,7 +73,8 @@ def plan_from_data(data, group=None, offline_nodes=(), min_disk=0.0, max_cpu=Non
     after_nodes = [data.nodes[i] for i in group_nodes]
     after_insts = [data.instances[i] for i in group_insts]
     if save_state:
-        save_text_file(data, save_state + ".balanced", after_nodes, after_insts)
+        save_text_file(data, save_state + ".balanced", after_nodes, after_insts,
+                       hbal_compat=True)
     steps = result.steps
     sets = jobsets(steps, data.instances)
     insts_at_step = [data.instances[s.inst] for s in steps]

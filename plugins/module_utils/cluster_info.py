@@ -17,6 +17,14 @@ def load_cluster(data_file, util_file=None, offline_nodes=(), exclusion_tags=(),
                  max_cpu=None):
     """Load a data file and run the whole loading pipeline; returns ClusterData."""
     data, _fmt = load_data_file(data_file)
+    return prepare_cluster(data, util_file, offline_nodes, exclusion_tags, ignore_dynu,
+                           select_instances, exclude_instances, min_disk, max_cpu)
+
+
+def prepare_cluster(data, util_file=None, offline_nodes=(), exclusion_tags=(),
+                    ignore_dynu=False, select_instances=(), exclude_instances=(), min_disk=0.0,
+                    max_cpu=None):
+    """Run the whole loading pipeline on freshly loaded data (any backend)."""
     util = load_util_file(util_file) if (util_file and not ignore_dynu) else None
     return prepare(data, util=util, ignore_dynu=ignore_dynu, exclusion_tags=exclusion_tags,
                    select_instances=select_instances, exclude_instances=exclude_instances,
@@ -103,6 +111,13 @@ def report(data, selection):
 def cluster_info(data_file, util_file=None, group=None, offline_nodes=(), exclusion_tags=(),
                  ignore_dynu=False):
     """Load, prepare and report; raises HtoolsError subclasses on bad input."""
-    data = load_cluster(data_file, util_file=util_file, offline_nodes=offline_nodes,
-                        exclusion_tags=exclusion_tags, ignore_dynu=ignore_dynu)
+    data, _fmt = load_data_file(data_file)
+    return info_from_data(data, util_file, group, offline_nodes, exclusion_tags, ignore_dynu)
+
+
+def info_from_data(data, util_file=None, group=None, offline_nodes=(), exclusion_tags=(),
+                   ignore_dynu=False):
+    """Prepare freshly loaded data (file or RAPI) and report on a group."""
+    prepare_cluster(data, util_file=util_file, offline_nodes=offline_nodes,
+                    exclusion_tags=exclusion_tags, ignore_dynu=ignore_dynu)
     return report(data, select_group(data, group))

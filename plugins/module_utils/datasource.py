@@ -15,7 +15,7 @@ from .loader_text import load_text
 
 def _read(path):
     try:
-        with open(path, "r", encoding="utf-8") as handle:
+        with open(path, "r", encoding="utf-8-sig") as handle:
             return handle.read()
     except UnicodeDecodeError as err:
         raise DataError("not UTF-8 text: %s" % err, source=path)

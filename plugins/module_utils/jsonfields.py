@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from .errors import DataError
+from .parsing import LIMIT
 
 _MISSING = object()
 
@@ -46,17 +47,16 @@ class JsonObject:
 
 
 def _int(v):
-    if isinstance(v, bool):
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) <= LIMIT:
         return False, None
-    if isinstance(v, int):
-        return True, v
-    if isinstance(v, float) and v.is_integer():
-        return True, int(v)
-    return False, None
+    if isinstance(v, float) and not v.is_integer():
+        return False, None
+    return True, int(v)
 
 
 def _float(v):
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
+    # abs(v) <= LIMIT also rejects NaN and the infinities
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) <= LIMIT:
         return False, None
     return True, float(v)
 
@@ -77,14 +77,14 @@ _CHECKS = {
     "any": lambda v: (True, v),
 }
 _EXPECTED = {
-    "int": "an integer", "float": "a number", "bool": "true or false", "str": "a string",
+    "int": "an integer below 2**53", "float": "a finite number below 2**53", "bool": "true or false", "str": "a string",
     "list": "a list", "dict": "an object", "str_list": "a list of strings", "any": "a value",
 }
 
 
 def load_json_file(path):
     try:
-        with open(path, "r", encoding="utf-8") as handle:
+        with open(path, "r", encoding="utf-8-sig") as handle:
             return json.load(handle)
     except OSError as err:
         raise DataError("cannot read file: %s" % err.strerror, source=path)

@@ -97,11 +97,12 @@ def load_ialloc(doc, source="<iallocator>", static_kvm_memory=4096):
             i.get("vcpus", "int"), _ADMIN_STATE[state], True, node_idx[placement[0]],
             node_idx[placement[1]] if len(placement) > 1 else NO_NODE, template,
             tags=i.get("tags", "str_list"), spindle_use=i.get("spindle_use", "int"), disks=disks,
-            forthcoming=i.get("forthcoming", "bool", False), nics=i.get("nics", "list", [])))
+            forthcoming=i.get("forthcoming", "bool", False), nics=i.get("nics", "list")))
 
     policy = top.value.get("ipolicy")
     data = ClusterData(groups, nodes, instances, tags,
                        parse_ipolicy(policy, source, "cluster ipolicy") if policy else None)
+    data.source = source
     request = top.get("request", "dict", None)
     return data, request
 

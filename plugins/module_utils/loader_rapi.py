@@ -146,8 +146,10 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>", static_kvm_memory
             disks=disks, forthcoming=i.get("forthcoming", "bool", False)))
 
     policy = cluster.get("ipolicy", "dict", None)
-    return ClusterData(group_list, node_list, inst_list, cluster.get("tags", "str_list", []),
+    data = ClusterData(group_list, node_list, inst_list, cluster.get("tags", "str_list", []),
                        parse_ipolicy(policy, source, "cluster ipolicy") if policy else None)
+    data.source = source
+    return data
 
 
 def load_rapi_dir(path):

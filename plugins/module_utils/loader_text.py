@@ -36,6 +36,7 @@ def load_text(text, source="<text>"):
     instances = _parse_instances(sections[2], nodes, source)
     cluster_tags = [line for _lineno, line in sections[3]]
     data = ClusterData(groups, nodes, instances, cluster_tags)
+    data.source = source
     if len(sections) > 4:
         _parse_policies(sections[4], data, source)
     return data
@@ -43,7 +44,7 @@ def load_text(text, source="<text>"):
 
 def load_text_file(path):
     try:
-        with open(path, "r", encoding="utf-8", errors="strict") as handle:
+        with open(path, "r", encoding="utf-8-sig", errors="strict") as handle:
             text = handle.read()
     except UnicodeDecodeError as err:
         raise DataError("not UTF-8 text: %s" % err, source=path)

@@ -23,7 +23,8 @@ def parse_util(text, source="<util>"):
                             got=line)
         values = []
         for pos, label in enumerate(UTIL_FIELDS, start=1):
-            value = parse_double_text(parts[pos])
+            # hbal reads loads with Haskell's `read`, NaN and Infinity included
+            value = parse_double_text(parts[pos], finite=False)
             if value is None:
                 raise DataError("bad %s utilisation of %s" % (label, parts[0]), source=source,
                                 line=lineno, field="%d (%s)" % (pos + 1, label),
@@ -35,7 +36,7 @@ def parse_util(text, source="<util>"):
 
 def load_util_file(path):
     try:
-        with open(path, "r", encoding="utf-8") as handle:
+        with open(path, "r", encoding="utf-8-sig") as handle:
             text = handle.read()
     except UnicodeDecodeError as err:
         raise DataError("not UTF-8 text: %s" % err, source=path)

@@ -699,6 +699,7 @@ class ClusterData:
         self.ipolicy = ipolicy or IPolicy.default()
         self.warnings = []
         self.suffix = ""
+        self.source = None      # where the data came from, for messages
 
     def group_by_name_or_uuid(self, key):
         for group in self.groups:

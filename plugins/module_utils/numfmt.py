@@ -11,7 +11,10 @@ does; see hbal-spec §0.1.
 from __future__ import annotations
 
 import math
-from decimal import Decimal, ROUND_HALF_EVEN
+from decimal import Context, Decimal, ROUND_HALF_EVEN
+
+# Enough digits for any double printed in fixed notation.
+_WIDE = Context(prec=800)
 
 
 def _special(x):
@@ -31,7 +34,7 @@ def hs_fixed(x, decimals):
     if special is not None:
         return special
     quantum = Decimal(1).scaleb(-decimals)
-    return format(Decimal(repr(x)).quantize(quantum, rounding=ROUND_HALF_EVEN), "f")
+    return format(Decimal(repr(x)).quantize(quantum, rounding=ROUND_HALF_EVEN, context=_WIDE), "f")
 
 
 def hs_fixed_w(x, decimals, width):

@@ -10,6 +10,8 @@ import re
 from .errors import DataError
 
 _INT_RE = re.compile(r"\s*-?[0-9]+\Z")
+# Sizes beyond 2**53 MiB are nonsense and would lose precision as floats.
+LIMIT = 2 ** 53
 _DOUBLE_RE = re.compile(r"\s*-?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|NaN|Infinity)\Z")
 
 
@@ -49,17 +51,19 @@ class FieldReader:
 
     def int(self, pos, label):
         value = self.fields[pos]
-        if not _INT_RE.match(value):
+        number = parse_int_text(value)
+        if number is None:
             raise self.error("bad %s" % label, field="%d (%s)" % (pos + 1, label),
-                             expected="an integer", got=value)
-        return int(value)
+                             expected="an integer of at most 16 digits", got=_clip(value))
+        return number
 
     def double(self, pos, label):
         value = self.fields[pos]
-        if not _DOUBLE_RE.match(value):
+        number = parse_double_text(value)
+        if number is None:
             raise self.error("bad %s" % label, field="%d (%s)" % (pos + 1, label),
-                             expected="a number", got=value)
-        return float(value.strip())
+                             expected="a finite number below 2**53", got=_clip(value))
+        return number
 
     def yes_no(self, pos, label):
         value = self.fields[pos]
@@ -77,8 +81,23 @@ class FieldReader:
 
 
 def parse_int_text(text):
-    return int(text) if _INT_RE.match(text) else None
+    """An integer as Haskell reads it, or None; absurd magnitudes count as bad."""
+    if not _INT_RE.match(text) or len(text.strip().lstrip("-")) > 16:
+        return None
+    number = int(text)
+    return number if abs(number) <= LIMIT else None
 
 
-def parse_double_text(text):
-    return float(text.strip()) if _DOUBLE_RE.match(text) else None
+def parse_double_text(text, finite=True):
+    """A number as Haskell reads it (finite and below 2**53 unless `finite` is
+    false), or None."""
+    if not _DOUBLE_RE.match(text):
+        return None
+    number = float(text.strip())
+    if finite and not abs(number) <= LIMIT:   # also rejects NaN and the infinities
+        return None
+    return number
+
+
+def _clip(text):
+    return text if len(text) <= 40 else text[:37] + "..."

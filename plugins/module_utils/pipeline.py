@@ -161,7 +161,8 @@ def set_node_status(data, offline_nodes=(), min_disk=0.0, max_cpu=None):
         found = lookup_name(name, names)
         (unknown if found is None else resolved).append(name if found is None else found)
     if unknown:
-        raise LookupFailure("unknown node name(s) given as offline: %s" % ", ".join(unknown))
+        raise LookupFailure("unknown node name(s) given as offline: %s (not in %s)"
+                            % (", ".join(unknown), data.source or "the cluster data"))
     offline = set(resolved)
     for node in data.nodes:
         if node.name in offline:
@@ -190,16 +191,18 @@ def select_group(data, group=None):
     names = [data.groups[g].name for g in populated]
     if group is None:
         if len(populated) > 1:
-            raise LookupFailure("the cluster has several node groups with nodes (%s); choose "
-                                "one with the group option" % ", ".join(names))
+            raise LookupFailure("%s has several node groups with nodes (%s); choose one with "
+                                "the group option" % (data.source or "the cluster",
+                                                      ", ".join(names)))
         if not populated:
-            raise DataError("the cluster data has no nodes")
+            raise DataError("the cluster data has no nodes", source=data.source)
         chosen = data.groups[populated[0]]
     else:
         chosen = data.group_by_name_or_uuid(group)
         if chosen is None:
-            raise LookupFailure("node group %r not found; groups are: %s"
-                                % (group, ", ".join(g.name for g in data.groups)))
+            raise LookupFailure("node group %r not found in %s; groups are: %s"
+                                % (group, data.source or "the cluster data",
+                                   ", ".join(g.name for g in data.groups)))
     nodes = [n for n in data.nodes if n.group == chosen.idx]
     instances = [i for i in data.instances if data.nodes[i.pnode].group == chosen.idx]
     return GroupSelection(chosen, nodes, instances)

@@ -8,9 +8,12 @@ from __future__ import annotations
 from .numfmt import hs_fixed, hs_printf_f
 
 
-def _size(value):
-    # hbal writes %.0f; a fractional size keeps its digits so that re-reading is lossless.
-    return hs_fixed(value, 0) if float(value).is_integer() else repr(float(value))
+def _size(value, hbal_compat):
+    # hbal writes %.0f, which loses fractional sizes; by default they keep their
+    # digits so that saving and re-reading gives the same model.
+    if hbal_compat or float(value).is_integer():
+        return hs_fixed(value, 0)
+    return repr(float(value))
 
 
 def _yn(flag):
@@ -27,10 +30,11 @@ def _policy_line(owner, policy):
                      hs_printf_f(policy.vcpu_ratio), hs_printf_f(policy.spindle_ratio)))
 
 
-def node_line(node, group_uuid):
+def node_line(node, group_uuid, hbal_compat=False):
     flag = "Y" if node.offline else ("M" if node.is_master else "N")
-    return "|".join((node.name, _size(node.t_mem), str(node.n_mem), str(node.f_mem),
-                     _size(node.t_dsk), str(node.f_dsk), _size(node.t_cpu), flag, group_uuid,
+    return "|".join((node.name, _size(node.t_mem, hbal_compat), str(node.n_mem), str(node.f_mem),
+                     _size(node.t_dsk, hbal_compat), str(node.f_dsk),
+                     _size(node.t_cpu, hbal_compat), flag, group_uuid,
                      str(node.t_spindles), ",".join(node.tags), _yn(node.excl_storage),
                      str(node.f_spindles), str(node.n_cpu), hs_printf_f(node.t_cpu_speed)))
 
@@ -44,16 +48,17 @@ def instance_line(inst, nodes):
                      "-" if spindles is None else str(spindles), _yn(inst.forthcoming)))
 
 
-def dump_text(data, nodes=None, instances=None):
+def dump_text(data, nodes=None, instances=None, hbal_compat=False):
     """Serialise `data`; `nodes`/`instances` restrict the node and instance sections
-    (hbal writes only the selected group's ones after balancing)."""
+    (hbal writes only the selected group's ones after balancing).  With
+    `hbal_compat` the output is byte for byte what `hbal -S` writes."""
     nodes = data.nodes if nodes is None else nodes
     instances = data.instances if instances is None else instances
     by_idx = {node.idx: node for node in data.nodes}
     sections = [
         ["|".join((g.name, g.uuid, g.alloc_policy, ",".join(g.tags), ",".join(g.networks)))
          for g in data.groups],
-        [node_line(n, data.groups[n.group].uuid) for n in nodes],
+        [node_line(n, data.groups[n.group].uuid, hbal_compat) for n in nodes],
         [instance_line(i, by_idx) for i in instances],
         list(data.cluster_tags),
         [_policy_line("", data.ipolicy)] + [_policy_line(g.name, g.ipolicy) for g in data.groups],
@@ -61,6 +66,6 @@ def dump_text(data, nodes=None, instances=None):
     return "\n".join("".join(line + "\n" for line in section) for section in sections)
 
 
-def save_text_file(data, path, nodes=None, instances=None):
+def save_text_file(data, path, nodes=None, instances=None, hbal_compat=False):
     with open(path, "w", encoding="utf-8") as handle:
-        handle.write(dump_text(data, nodes, instances))
+        handle.write(dump_text(data, nodes, instances, hbal_compat))

@@ -12,20 +12,62 @@ module: ganeti_balance
 short_description: Plan the balance of a Ganeti node group exactly as hbal does
 version_added: 0.1.0
 description:
-  - Computes the moves that C(hbal) 3.0 would make to balance one node group:
-    the same moves, in the same order, with the same scores, the same
+  - Computes the moves that C(hbal) 3.0 would make to balance one node group,
+    that is the same moves, in the same order, with the same scores, the same
     grouping into jobsets and the same C(gnt-instance) commands as C(hbal -C).
   - Candidate moves are scored in bulk, so planning is many times faster than
     C(hbal) on large groups.
+  - Reads the cluster from O(data_file), or live over RAPI (O(rapi_url)).
   - In check mode the module returns the plan and changes nothing.
-  - Executing a plan needs a live cluster (RAPI); with only O(data_file) the
-    module must run in check mode.
+  - Without check mode, on a live cluster, it executes the plan through RAPI
+    jobs - jobset after jobset, the moves of a jobset in parallel - under a
+    cluster lock, and stops cleanly at the first failed job.
+  - Every run returns O(plan), a self-contained plan with a fingerprint of the
+    cluster state it was computed from; give it back as O(plan) to execute
+    exactly that plan later (for example after an approval step). A plan whose
+    cluster changed meanwhile is refused, or recomputed with O(replan_on_drift).
 author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
   - ganeti.htools.data_source
   - ganeti.htools.balance_options
+  - ganeti.htools.rapi
 options:
+  plan:
+    description:
+      - A plan returned (as RV(plan)) by an earlier run of this module, unchanged.
+      - The module executes exactly this plan, provided the live cluster is still in
+        the state the plan was computed from; otherwise it fails and lists what changed.
+      - The algorithm options of this run are then ignored; the plan's own are kept.
+    type: dict
+  replan_on_drift:
+    description:
+      - When O(plan) no longer matches the cluster, compute a new plan with the same
+        options instead of failing.
+    type: bool
+    default: false
+  max_parallel:
+    description:
+      - Maximum number of moves of one jobset that run at the same time.
+    type: int
+    default: 4
+  max_duration:
+    description:
+      - Time budget in seconds. No new jobset starts after it is spent; running
+        jobsets always finish. The result says which moves were not started.
+    type: int
+  lock_ttl:
+    description:
+      - Lifetime in seconds of the cluster lock (a cluster tag
+        C(ganeti.htools:lock:OWNER:EXPIRY)). A lock left by a run that died can be
+        taken over once it expired.
+    type: int
+    default: 7200
+  job_timeout:
+    description:
+      - Seconds to wait for the lock's tag jobs.
+    type: int
+    default: 600
   save_state:
     description:
       - Path prefix of the cluster state files to write, like C(hbal -S).
@@ -49,6 +91,24 @@ seealso:
 '''
 
 EXAMPLES = r'''
+- name: Balance a live cluster (credentials from GANETI_RAPI_* environment variables)
+  ganeti.htools.ganeti_balance:
+    rapi_url: https://cluster.example.com:5080
+    ca_path: /etc/ganeti/rapi-ca.pem
+    max_parallel: 4
+    max_duration: 3600
+
+- name: Plan now, execute after approval - only if the cluster did not change
+  ganeti.htools.ganeti_balance:
+    rapi_url: https://cluster.example.com:5080
+  check_mode: true
+  register: proposal
+
+- name: Execute exactly the approved plan
+  ganeti.htools.ganeti_balance:
+    rapi_url: https://cluster.example.com:5080
+    plan: "{{ proposal.plan }}"
+
 - name: Plan the balance of the cluster saved by hscan
   ganeti.htools.ganeti_balance:
     data_file: /var/tmp/cluster.data
@@ -90,7 +150,7 @@ initial_score:
   type: float
   sample: 46.94539253
 final_score:
-  description: Cluster score after the last move (equal to O(initial_score) without moves).
+  description: Cluster score after the last move (equal to RV(initial_score) without moves).
   returned: success
   type: float
   sample: 0.26606742
@@ -188,7 +248,7 @@ moves:
       jobset: 1
 jobsets:
   description:
-    - Groups of moves (by O(moves[].index)) that touch disjoint nodes and can
+    - Groups of moves (by RV(moves[].index)) that touch disjoint nodes and can
       run in parallel, built backwards from the last move as C(hbal) does.
   returned: success
   type: list
@@ -260,24 +320,109 @@ data_warnings:
   returned: success
   type: list
   elements: str
+plan:
+  description:
+    - The plan as one self-contained object, to be given back as O(plan).
+    - Holds the moves with their opcodes, the jobsets, the options, the cluster state the
+      plan was computed from and its C(fingerprint).
+  returned: always, when a plan was computed or given
+  type: dict
+  contains:
+    format:
+      description: Plan format identifier.
+      type: str
+      sample: ganeti.htools/balance-plan/1
+    plan_id:
+      description: Unique id; every job the plan submits carries C(ganeti.htools:PLAN_ID) in its reason trail.
+      type: str
+    fingerprint:
+      description: Hash of the cluster state the plan was computed from.
+      type: str
+    moves:
+      description: The moves, as in RV(moves), with their opcodes.
+      type: list
+      elements: dict
+    jobsets:
+      description: As in RV(jobsets).
+      type: list
+      elements: list
+    options:
+      description: The algorithm options the plan was computed with.
+      type: dict
+replanned:
+  description: True when O(plan) was stale and a new plan was computed (O(replan_on_drift)).
+  returned: when O(plan) was given
+  type: bool
+drift:
+  description: What changed in the cluster since O(plan) was computed.
+  returned: when O(plan) was given and is stale
+  type: list
+  elements: str
+execution:
+  description: What the execution did, per move.
+  returned: when a plan was executed (also on failure)
+  type: dict
+  contains:
+    moves:
+      description:
+        - One entry per move, with C(index), C(instance), C(status) (C(success), C(failed),
+          C(not_started), C(unknown)), C(jobs) (the RAPI job ids), C(opcodes_done) and
+          C(error) (Ganeti's message).
+      type: list
+      elements: dict
+    succeeded:
+      description: Indices of the moves that completed.
+      type: list
+      elements: int
+    failed:
+      description: Indices of the moves that failed.
+      type: list
+      elements: int
+    not_started:
+      description: Indices of the moves that were not started.
+      type: list
+      elements: int
+    unknown:
+      description: Indices of the moves whose outcome is unknown because the cluster became unreachable.
+      type: list
+      elements: int
+    stopped:
+      description: Why execution stopped early on purpose (the O(max_duration) budget), or null.
+      type: str
 '''
 
 import os
 import traceback
 
-from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.basic import AnsibleModule, env_fallback
 from ansible.module_utils.common.text.converters import to_native
 
 try:
-    from ansible_collections.ganeti.htools.plugins.module_utils.balance_plan import plan_balance
+    from ansible_collections.ganeti.htools.plugins.module_utils.balance_plan import (
+        plan_from_data, prepare_for_balance)
     from ansible_collections.ganeti.htools.plugins.module_utils.balancer import BalanceOptions
+    from ansible_collections.ganeti.htools.plugins.module_utils.connection import (
+        rapi_argument_spec, read_cluster)
     from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
+    from ansible_collections.ganeti.htools.plugins.module_utils.executor import (
+        ExecutionError, execute_plan)
+    from ansible_collections.ganeti.htools.plugins.module_utils.live import (
+        Snapshot, drift, fingerprint)
+    from ansible_collections.ganeti.htools.plugins.module_utils.lock import ClusterLock
+    from ansible_collections.ganeti.htools.plugins.module_utils.plan_doc import (
+        check_plan, make_plan, model_state)
 except ImportError as import_error:  # e.g. numpy missing on the host that runs the module
     CORE_IMPORT_ERROR = to_native(import_error)
     CORE_IMPORT_TRACEBACK = traceback.format_exc()
 
     class HtoolsError(Exception):  # pylint: disable=function-redefined
         """Placeholder so that the except clause below stays valid."""
+
+    class ExecutionError(HtoolsError):  # pylint: disable=function-redefined
+        """Placeholder so that the except clause below stays valid."""
+
+    def rapi_argument_spec(_fallback):  # pylint: disable=function-redefined
+        return {}
 else:
     CORE_IMPORT_ERROR = None
     CORE_IMPORT_TRACEBACK = None
@@ -298,6 +443,9 @@ ALGORITHM_OPTIONS = dict(
     max_cpu=dict(type='float'),
     min_disk=dict(type='float', default=0.0),
 )
+# Options that shape the plan; a plan records them so that it can be recomputed.
+PLAN_OPTIONS = tuple(ALGORITHM_OPTIONS) + (
+    'util_file', 'group', 'offline_nodes', 'exclusion_tags', 'ignore_dynu')
 
 
 def _check_readable(module, option):
@@ -330,17 +478,104 @@ def _diff(plan):
     }
 
 
+def compute_plan(data, opts, save_state=None):
+    """Plan a balance of loaded `data` with the module options `opts`."""
+    options = BalanceOptions(
+        max_length=opts['max_length'], min_score=opts['min_score'], min_gain=opts['min_gain'],
+        min_gain_limit=opts['min_gain_limit'], no_disk_moves=opts['no_disk_moves'],
+        no_instance_moves=opts['no_instance_moves'],
+        restricted_migration=opts['restricted_migration'], evac_mode=opts['evac_mode'],
+        ignore_soft_errors=opts['ignore_soft_errors'], avoid_disk_moves=opts['avoid_disk_moves'])
+    prepare_for_balance(data, opts['util_file'], opts['ignore_dynu'], opts['exclusion_tags'],
+                        opts['select_instances'], opts['exclude_instances'])
+    return plan_from_data(data, opts['group'], opts['offline_nodes'], opts['min_disk'],
+                          opts['max_cpu'], options, save_state=save_state)
+
+
+def _fresh_plan(data, snapshot, opts, save_state):
+    state = snapshot.state() if snapshot is not None else model_state(data)
+    report = compute_plan(data, opts, save_state)
+    cluster = snapshot.info.get('name') if snapshot is not None else None
+    return report, make_plan(report, state, opts, cluster)
+
+
+def _exit_plan(module, report, plan, **extra):
+    report = dict(report)
+    data_warnings = list(report.pop('warnings', None) or [])
+    for warning in data_warnings:
+        module.warn(to_native(warning))
+    result = dict(report, data_warnings=data_warnings, plan=plan, **extra)
+    if module._diff:
+        result['diff'] = _diff(report)
+    return result
+
+
+def _plan_only_result(plan):
+    """The result fields of a given plan that was not recomputed."""
+    return dict(changed=bool(plan['moves']), group=plan['group'],
+                initial_score=plan['initial_score'], final_score=plan['final_score'],
+                optimal_score=plan['optimal_score'], solution_length=plan['solution_length'],
+                stop_reason=plan['stop_reason'], moves=plan['moves'], jobsets=plan['jobsets'],
+                commands=plan['commands'], plan=plan)
+
+
+def _execute(module, client, plan, snapshot_state, result):
+    """Lock, re-check the cluster, run the plan, unlock; exits the module."""
+    params = module.params
+    lock = ClusterLock(client, ttl=params['lock_ttl'], reason='ganeti.htools:%s' % plan['plan_id'],
+                       job_timeout=params['job_timeout'])
+    lock.acquire()
+    failure, report = None, None
+    try:
+        now = Snapshot.read(client).state()
+        if fingerprint(now) != fingerprint(snapshot_state):
+            failure = dict(msg="the cluster changed while the run was starting; nothing was "
+                               "executed", drift=drift(snapshot_state, now))
+        else:
+            report = execute_plan(client, plan, 'ganeti.htools:%s' % plan['plan_id'],
+                                  max_parallel=params['max_parallel'],
+                                  max_duration=params['max_duration'])
+    except ExecutionError as err:
+        report = err.report
+        failure = dict(msg=to_native(err))
+    except HtoolsError as err:
+        failure = dict(msg=to_native(err))
+    finally:
+        _release(module, lock)
+    if report is not None:
+        result['changed'] = bool(report['succeeded']) or bool(report['unknown'])
+        result['execution'] = report
+    if failure:
+        result.update(failure)
+        module.fail_json(**result)
+    module.exit_json(**result)
+
+
+def _release(module, lock):
+    try:
+        lock.release()
+    except HtoolsError as err:
+        module.warn("could not release the cluster lock %s: %s" % (lock.tag, to_native(err)))
+
+
 def main():
     argument_spec = dict(
-        data_file=dict(type='path', required=True),
+        data_file=dict(type='path'),
         util_file=dict(type='path'),
         group=dict(type='str'),
         offline_nodes=dict(type='list', elements='str', default=[]),
         exclusion_tags=dict(type='list', elements='str', default=[]),
         ignore_dynu=dict(type='bool', default=False),
         save_state=dict(type='path'),
+        plan=dict(type='dict'),
+        replan_on_drift=dict(type='bool', default=False),
+        max_parallel=dict(type='int', default=4),
+        max_duration=dict(type='int'),
+        lock_ttl=dict(type='int', default=7200),
+        job_timeout=dict(type='int', default=600),
     )
     argument_spec.update(ALGORITHM_OPTIONS)
+    argument_spec.update(rapi_argument_spec(env_fallback))
     module = AnsibleModule(argument_spec=argument_spec, supports_check_mode=True)
     params = module.params
 
@@ -350,42 +585,51 @@ def main():
                 "install the collection's Python requirements (numpy, requests)" % CORE_IMPORT_ERROR,
             exception=CORE_IMPORT_TRACEBACK,
         )
-    if not module.check_mode:
+    live = not params['data_file']
+    if not live and not module.check_mode:
         module.fail_json(
-            msg="Executing a balance plan needs a live cluster reached over RAPI; with only "
-                "data_file the plan can be computed in check mode (--check or "
-                "check_mode: true), but not applied")
-
+            msg="Executing a balance plan needs a live cluster reached over RAPI (rapi_url); "
+                "with data_file the plan can only be computed in check mode (--check or "
+                "check_mode: true)")
     _check_readable(module, 'data_file')
     _check_readable(module, 'util_file')
 
     try:
-        options = BalanceOptions(
-            max_length=params['max_length'], min_score=params['min_score'],
-            min_gain=params['min_gain'], min_gain_limit=params['min_gain_limit'],
-            no_disk_moves=params['no_disk_moves'], no_instance_moves=params['no_instance_moves'],
-            restricted_migration=params['restricted_migration'], evac_mode=params['evac_mode'],
-            ignore_soft_errors=params['ignore_soft_errors'],
-            avoid_disk_moves=params['avoid_disk_moves'])
-        plan = plan_balance(
-            params['data_file'], util_file=params['util_file'], group=params['group'],
-            offline_nodes=params['offline_nodes'], exclusion_tags=params['exclusion_tags'],
-            ignore_dynu=params['ignore_dynu'], select_instances=params['select_instances'],
-            exclude_instances=params['exclude_instances'], min_disk=params['min_disk'],
-            max_cpu=params['max_cpu'], options=options, save_state=params['save_state'])
+        data, snapshot, client = read_cluster(params)
+        opts = {key: params[key] for key in PLAN_OPTIONS}
+        given = check_plan(params['plan']) if params['plan'] else None
+        extra = {}
+        if given is not None:
+            state = snapshot.state() if snapshot is not None else model_state(data)
+            if fingerprint(state) == given['fingerprint']:
+                result = _plan_only_result(given)
+                result['replanned'] = False
+                plan, snapshot_state = given, given['state']
+            elif params['replan_on_drift']:
+                report, plan = _fresh_plan(data, snapshot, given['options'], None)
+                extra = dict(replanned=True, drift=drift(given['state'], state))
+                result = _exit_plan(module, report, plan, **extra)
+                snapshot_state = plan['state']
+            else:
+                module.fail_json(msg="the plan is stale: the cluster changed since it was "
+                                     "computed; nothing was executed",
+                                 drift=drift(given['state'], state), replanned=False,
+                                 plan=given)
+        else:
+            report, plan = _fresh_plan(data, snapshot, opts, params['save_state'])
+            result = _exit_plan(module, report, plan)
+            snapshot_state = plan['state']
     except HtoolsError as err:
         module.fail_json(msg=to_native(err))
     except OSError as err:
         module.fail_json(msg="cannot write the state files: %s" % to_native(err))
 
-    plan = dict(plan)
-    data_warnings = list(plan.pop('warnings', None) or [])
-    for warning in data_warnings:
-        module.warn(to_native(warning))
-    result = dict(plan, data_warnings=data_warnings)
-    if module._diff:
-        result['diff'] = _diff(plan)
-    module.exit_json(**result)
+    if module.check_mode or not plan['moves']:
+        module.exit_json(**result)
+    try:
+        _execute(module, client, plan, snapshot_state, result)
+    except HtoolsError as err:   # the lock could not be taken
+        module.fail_json(msg=to_native(err), **result)
 
 
 if __name__ == '__main__':

@@ -12,7 +12,8 @@ module: ganeti_cluster_info
 short_description: Score a Ganeti node group and report its state, like hbal
 version_added: 0.1.0
 description:
-  - Loads a Ganeti cluster model from saved data and reports what C(hbal)
+  - Loads a Ganeti cluster model from saved data (O(data_file)) or from a live
+    cluster over RAPI (O(rapi_url)) and reports what C(hbal)
     would see before balancing one node group.
   - Returns the cluster score (C(hbal)'s "Initial score") with its metric
     breakdown, the per-node table of C(hbal -p), the instances and node
@@ -23,6 +24,7 @@ author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
   - ganeti.htools.data_source
+  - ganeti.htools.rapi
 attributes:
   check_mode:
     description: Can run in check mode and return the same result.
@@ -379,11 +381,13 @@ data_warnings:
 import os
 import traceback
 
-from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.basic import AnsibleModule, env_fallback
 from ansible.module_utils.common.text.converters import to_native
 
 try:
-    from ansible_collections.ganeti.htools.plugins.module_utils.cluster_info import cluster_info
+    from ansible_collections.ganeti.htools.plugins.module_utils.cluster_info import info_from_data
+    from ansible_collections.ganeti.htools.plugins.module_utils.connection import (
+        rapi_argument_spec, read_cluster)
     from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 except ImportError as import_error:  # e.g. numpy missing on the host that runs the module
     CORE_IMPORT_ERROR = to_native(import_error)
@@ -391,6 +395,9 @@ except ImportError as import_error:  # e.g. numpy missing on the host that runs 
 
     class HtoolsError(Exception):  # pylint: disable=function-redefined
         """Placeholder so that the except clause below stays valid."""
+
+    def rapi_argument_spec(_fallback):  # pylint: disable=function-redefined
+        return {}
 else:
     CORE_IMPORT_ERROR = None
     CORE_IMPORT_TRACEBACK = None
@@ -407,17 +414,16 @@ def _check_readable(module, option):
 
 
 def main():
-    module = AnsibleModule(
-        argument_spec=dict(
-            data_file=dict(type='path', required=True),
-            util_file=dict(type='path'),
-            group=dict(type='str'),
-            offline_nodes=dict(type='list', elements='str', default=[]),
-            exclusion_tags=dict(type='list', elements='str', default=[]),
-            ignore_dynu=dict(type='bool', default=False),
-        ),
-        supports_check_mode=True,
+    argument_spec = dict(
+        data_file=dict(type='path'),
+        util_file=dict(type='path'),
+        group=dict(type='str'),
+        offline_nodes=dict(type='list', elements='str', default=[]),
+        exclusion_tags=dict(type='list', elements='str', default=[]),
+        ignore_dynu=dict(type='bool', default=False),
     )
+    argument_spec.update(rapi_argument_spec(env_fallback))
+    module = AnsibleModule(argument_spec=argument_spec, supports_check_mode=True)
 
     if CORE_IMPORT_ERROR is not None:
         module.fail_json(
@@ -430,8 +436,9 @@ def main():
     _check_readable(module, 'util_file')
 
     try:
-        result = cluster_info(
-            data_file=module.params['data_file'],
+        data, _snapshot, _client = read_cluster(module.params)
+        result = info_from_data(
+            data,
             util_file=module.params['util_file'],
             group=module.params['group'],
             offline_nodes=module.params['offline_nodes'],

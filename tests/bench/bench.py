@@ -47,7 +47,7 @@ def steps_of(text):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
     parser.add_argument("--sizes", default="10,20,40", help="sizes run with both tools")
     parser.add_argument("--hbal-max", type=int, default=40, help="largest size run with hbal")
     parser.add_argument("--ours-only", default="80,160,320", help="sizes run with ours only")

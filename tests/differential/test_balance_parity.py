@@ -29,7 +29,7 @@ import pytest
 N_CASES = int(os.environ.get("HTOOLS_BALANCE_CASES", "120"))
 SEEDS = list(range(1, N_CASES + 1))
 COVERAGE_SEEDS = 500
-MIN_OPTION_USES = 15
+MIN_OPTION_USES = 20
 
 
 def compare(hb, res, hs_fixed, first_difference):

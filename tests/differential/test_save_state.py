@@ -17,20 +17,13 @@ When the cluster is already well balanced hbal exits before writing
 Cases where hbal crashes writing ``.balanced`` because of a split instance
 (spec 8.7, ``IntMap.!: key N is not an element of the map``) are skipped.
 
-Known deviations of the collection (xfail, with the exact difference; set
-``HTOOLS_STRICT_SAVE=1`` to make them failures):
-
-* fractional node sizes: hbal writes ``%.0f`` of t_mem/t_dsk/t_cpu (spec
-  1.1.7, e.g. ``8193`` for 8192.75); ``writer_text._size`` keeps the
-  digits (``8192.75``) on purpose.  Such a case xfails only if the files
-  are identical once those three fields are written with ``%.0f``;
-* already well balanced: hbal exits before writing ``.balanced``; ours
-  writes it anyway.
+Known deviation of the collection (xfail with the exact difference; set
+``HTOOLS_STRICT_SAVE=1`` to make it a failure): when the cluster is already
+well balanced hbal exits before writing ``.balanced``; ours writes it anyway.
 """
 
 from __future__ import annotations
 
-import decimal
 import os
 
 import pytest
@@ -39,31 +32,12 @@ N_CASES = int(os.environ.get("HTOOLS_SAVE_CASES", "40"))
 SEEDS = list(range(1, N_CASES + 1))
 SPLIT_CRASH = "IntMap.!"
 STRICT = os.environ.get("HTOOLS_STRICT_SAVE", "") not in ("", "0")
-SIZE_FIELDS = (1, 4, 6)      # t_mem, t_dsk, t_cpu of a node line
 
 
 def _known_deviation(reason):
-    if not STRICT:
-        pytest.xfail(reason)
-
-
-def _round_sizes(text):
-    """``text`` with fractional node sizes written as hbal's ``%.0f``."""
-    lines = text.split("\n")
-    section = 0
-    for k, line in enumerate(lines):
-        if line == "":
-            section += 1
-            continue
-        if section != 1:
-            continue
-        fields = line.split("|")
-        for pos in SIZE_FIELDS:
-            if pos < len(fields) and "." in fields[pos]:
-                fields[pos] = str(decimal.Decimal(fields[pos]).quantize(
-                    decimal.Decimal(1), rounding=decimal.ROUND_HALF_EVEN))
-        lines[k] = "|".join(fields)
-    return "\n".join(lines)
+    if STRICT:
+        pytest.fail(reason, pytrace=False)
+    pytest.xfail(reason)
 
 
 def _read(path):
@@ -115,7 +89,6 @@ def test_save_state_parity(seed, tmp_path, balance_gen, balance_oracle,
         seed, tmp_path, balance_gen, balance_oracle, htools_balance)
     diff = balance_oracle.first_difference
     problems = []
-    fractional = []
     suffixes = [".original"] if hb.well_balanced else [".original", ".balanced"]
     for suffix in suffixes:
         if not os.path.exists(p1 + suffix):
@@ -125,10 +98,7 @@ def test_save_state_parity(seed, tmp_path, balance_gen, balance_oracle,
             problems.append(f"ours wrote no {suffix}")
             continue
         theirs, ours = _read(p1 + suffix), _read(p2 + suffix)
-        if ours != theirs and _round_sizes(ours.decode()).encode() == theirs:
-            fractional.append(f"{suffix}: "
-                              + _text_diff(ours, theirs, diff).split(":", 1)[1])
-        elif ours != theirs:
+        if ours != theirs:
             problems.append(f"{suffix} differs, "
                             + (_text_diff(ours, theirs, diff) or "(bytes)"))
     if not hb.well_balanced:
@@ -144,10 +114,6 @@ def test_save_state_parity(seed, tmp_path, balance_gen, balance_oracle,
         f"seed {seed}: {len(problems)} difference(s) from hbal\n  "
         + "\n  ".join(problems)
         + f"\n  options: {opts['argv']}\n  reproduce: {again}")
-    if fractional:
-        _known_deviation(
-            f"seed {seed}: known deviation, fractional node sizes not written "
-            "as %.0f (writer_text._size): " + " | ".join(fractional))
 
 
 WELL_BALANCED_SEEDS = range(1, 200)

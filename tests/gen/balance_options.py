@@ -257,7 +257,7 @@ def balance_options(seed, case=None):
     if inst_names and chance(0.15):
         pool = sel_insts if (sel_insts and chance(0.85)) else inst_names
         count = rng.randint(1, max(1, min(len(pool), 6)))
-        select, partial = _pick_names(rng, pool, inst_names, count, 0.4)
+        select, partial = _pick_names(rng, pool, inst_names, count, 0.6)
         argv.append("--select-instances=" + ",".join(select))
         used.add("select-instances")
         if partial:
@@ -265,7 +265,7 @@ def balance_options(seed, case=None):
     if inst_names and chance(0.15):
         pool = sel_insts if (sel_insts and chance(0.85)) else inst_names
         count = rng.randint(1, max(1, min(len(pool), 4)))
-        exclude, partial = _pick_names(rng, pool, inst_names, count, 0.4)
+        exclude, partial = _pick_names(rng, pool, inst_names, count, 0.6)
         argv.append("--exclude-instances=" + ",".join(exclude))
         used.add("exclude-instances")
         if partial:

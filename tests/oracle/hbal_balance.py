@@ -24,9 +24,9 @@ Public API::
     first_difference(ours, theirs, what="line", names=("ours", "hbal"))
         -> str | None
 
-The parser is strict (``HbalParseError`` from ``tests/oracle/hbal.py``'s
-family: an ``AssertionError``) so that an unexpected output shape can never
-make a comparison pass.
+The parser is strict (it raises :class:`BalanceParseError`, an
+``AssertionError``, like ``HbalParseError`` in ``tests/oracle/hbal.py``) so
+that an unexpected output shape can never make a comparison pass.
 """
 
 from __future__ import annotations

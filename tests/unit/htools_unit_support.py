@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import math
 import os
 import pathlib
 import subprocess
@@ -118,9 +117,10 @@ def snapshot(data, skip=()):
     """Canonical image of a ClusterData; ``skip`` names slots/attributes to leave out."""
     skip = frozenset(skip)
     assert isinstance(data, ClusterData)
+    # "source" only names where the data was read from (for messages).
     extra = sorted(k for k in vars(data)
                    if k not in ("groups", "nodes", "instances", "cluster_tags", "ipolicy",
-                                "warnings", "suffix"))
+                                "warnings", "suffix", "source"))
     return {
         "groups": [_slots(g, Group, skip) for g in data.groups],
         "nodes": [_slots(n, Node, skip) for n in data.nodes],
@@ -418,13 +418,8 @@ def model_to_ialloc(data, rng, hypervisor="xen-pvm", drained=(), not_vm_capable=
     }
 
 
-def finite(value):
-    return isinstance(value, (int, float)) and not (isinstance(value, float)
-                                                    and not math.isfinite(value))
-
-
 __all__ = [
     "SPEC_DATA_DIR", "cluster_gen", "hbal_oracle", "score_parity", "canon", "snapshot",
     "snapshot_diff", "ipolicy_json", "model_to_rapi", "write_rapi_dir", "run_hbal_rapi",
-    "model_to_ialloc", "ADMIN_STATE_OF", "core_model", "finite",
+    "model_to_ialloc", "ADMIN_STATE_OF", "core_model",
 ]

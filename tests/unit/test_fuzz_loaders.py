@@ -455,8 +455,8 @@ def check_one(kind, mseed, workdir):
         if message.strip() and any(p in message for p in names):
             shutil.rmtree(workdir)
             return None
-        problem = "BAD MESSAGE %s: %r (names none of %s)" % (type(exc).__name__, message[:300],
-                                                          names)
+        problem = "BAD MESSAGE %s: %r (names none of %s)" % (
+            type(exc).__name__, message[:300], names)
     except Exception as exc:  # pylint: disable=broad-except
         problem = "CRASH %s: %s at %s" % (type(exc).__name__, str(exc)[:200], _crash_site(exc))
     else:

@@ -138,18 +138,25 @@ def test_utilisation_applied_by_exact_name():
     assert node_a.util_load == [1.5, 2.0, 3.0 + 0.0 + 1.0, 12.0]
 
 
-def test_unknown_instance_is_an_error(tmp_path, require_hbal, hbal_oracle):
+UNKNOWN_UTIL = "i1 1 1 1 1\nnosuch 2 2 2 2\ni1.example 1 1 1 1\n"
+
+
+def test_unknown_instance_is_an_error(tmp_path):
     dpath = _write(tmp_path, "c.data", DATA)
-    upath = _write(tmp_path, "u.txt", "i1 1 1 1 1\nnosuch 2 2 2 2\ni1.example 1 1 1 1\n")
+    upath = _write(tmp_path, "u.txt", UNKNOWN_UTIL)
     with pytest.raises(DataError) as err:
-        prepare(load_text(DATA, dpath), util=parse_util(open(upath).read(), upath),
-                util_source=upath)
+        prepare(load_text(DATA, dpath), util=parse_util(UNKNOWN_UTIL, upath), util_source=upath)
     assert upath in str(err.value) and "nosuch" in str(err.value)
     with pytest.raises(DataError) as err:
         cluster_info(dpath, util_file=upath)
     message = str(err.value)
     assert upath in message and "nosuch" in message and "i1.example" in message
-    # hbal 3.0.2 silently ignores unknown names (hbal-spec 1.5): a deliberate difference
+
+
+def test_hbal_ignores_unknown_instances(tmp_path, hbal_oracle, require_hbal):
+    """hbal 3.0.2 silently ignores unknown names (hbal-spec 1.5): a deliberate difference."""
+    dpath = _write(tmp_path, "c.data", DATA)
+    upath = _write(tmp_path, "u.txt", UNKNOWN_UTIL)
     hb = hbal_oracle.run_hbal(dpath, upath, check=False, parse=False)
     assert hb.returncode == 0, hb.stderr
 

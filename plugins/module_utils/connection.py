@@ -1,0 +1,55 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Where modules get their cluster from: a data file or a live cluster over RAPI.
+
+The option specs take Ansible's env_fallback as an argument so that this
+file stays free of Ansible imports.
+"""
+
+from __future__ import annotations
+
+from .datasource import load_data_file
+from .errors import HtoolsError
+from .live import Snapshot
+from .rapi import RapiClient
+
+ENV = {
+    "rapi_url": "GANETI_RAPI_URL",
+    "rapi_user": "GANETI_RAPI_USER",
+    "rapi_password": "GANETI_RAPI_PASSWORD",
+    "ca_path": "GANETI_RAPI_CA_PATH",
+}
+
+
+def rapi_argument_spec(env_fallback):
+    """The shared connection options (doc fragment ganeti.htools.rapi)."""
+    return dict(
+        rapi_url=dict(type="str", fallback=(env_fallback, [ENV["rapi_url"]])),
+        rapi_user=dict(type="str", fallback=(env_fallback, [ENV["rapi_user"]])),
+        rapi_password=dict(type="str", no_log=True,
+                           fallback=(env_fallback, [ENV["rapi_password"]])),
+        validate_certs=dict(type="bool", default=True),
+        ca_path=dict(type="path", fallback=(env_fallback, [ENV["ca_path"]])),
+        timeout=dict(type="float", default=60.0),
+    )
+
+
+def client_from_params(params):
+    """A RapiClient for the module's connection options."""
+    if not params.get("rapi_url"):
+        raise HtoolsError("no cluster given: set data_file, or rapi_url (or the %s "
+                          "environment variable)" % ENV["rapi_url"])
+    return RapiClient(params["rapi_url"], params.get("rapi_user"), params.get("rapi_password"),
+                      validate_certs=params.get("validate_certs", True),
+                      ca_path=params.get("ca_path"), timeout=params.get("timeout") or 60.0)
+
+
+def read_cluster(params):
+    """(ClusterData, Snapshot or None, RapiClient or None) from data_file or RAPI."""
+    if params.get("data_file"):
+        data, _fmt = load_data_file(params["data_file"])
+        return data, None, None
+    client = client_from_params(params)
+    snapshot = Snapshot.read(client)
+    return snapshot.to_data(source=client.url), snapshot, client

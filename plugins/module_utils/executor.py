@@ -1,0 +1,155 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Execute a balance plan over RAPI, jobset by jobset, stopping safely.
+
+Rules:
+* jobsets run one after the other; the moves of a jobset run in parallel,
+  at most `max_parallel` at a time;
+* a move's opcodes (f r f, r f, f r) run in sequence, each as its own job
+  submitted after the previous one succeeded;
+* after the first failure no new move starts; moves already under way finish
+  their remaining opcodes, so no instance is left half-moved by a step we
+  could complete (a failed step itself leaves what Ganeti left);
+* `max_duration` is checked between jobsets only: a jobset is never cut.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .errors import HtoolsError
+from .rapi import FINAL_JOB_STATUSES, RapiError, job_error_text
+
+SUCCESS, FAILED, NOT_STARTED, RUNNING, UNKNOWN = (
+    "success", "failed", "not_started", "running", "unknown")
+
+
+class ExecutionError(HtoolsError):
+    """The plan could not be executed completely; `report` says how far it got."""
+
+    def __init__(self, message, report):
+        self.report = report
+        super().__init__(message)
+
+
+def submit_opcode(client, op, reason):
+    """Submit one planned opcode as the matching RAPI job; returns the job id."""
+    kind = op["OP_ID"]
+    name = op["instance_name"]
+    params = {k: v for k, v in op.items() if k not in ("OP_ID", "instance_name")}
+    if kind == "OP_INSTANCE_MIGRATE":
+        return client.migrate_instance(name, reason=reason, **params)
+    if kind == "OP_INSTANCE_FAILOVER":
+        return client.failover_instance(name, reason=reason, **params)
+    if kind == "OP_INSTANCE_REPLACE_DISKS":
+        remote = params.pop("remote_node")
+        params.pop("mode", None)
+        return client.replace_disks(name, remote, reason=reason, **params)
+    raise HtoolsError("cannot execute opcode %s" % kind)
+
+
+class _Move:
+    def __init__(self, move):
+        self.move = move
+        self.index = move["index"]
+        self.ops = move["opcodes"]
+        self.step = 0
+        self.job = None
+        self.record = {"index": self.index, "instance": move["instance"], "status": NOT_STARTED,
+                       "jobs": [], "opcodes_done": 0, "opcodes": len(self.ops), "error": None}
+
+
+def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1.0,
+                 clock=time.monotonic, sleep=time.sleep):
+    """Run the plan's moves; returns the report, or raises ExecutionError with it."""
+    moves = {m["index"]: _Move(m) for m in plan["moves"]}
+    started = clock()
+    stop = None          # why no further jobset starts
+    failure = None
+    done_sets = 0
+    for number, jobset in enumerate(plan["jobsets"], start=1):
+        if failure:
+            break
+        if max_duration is not None and clock() - started >= max_duration:
+            stop = "max_duration reached after %d of %d jobsets" % (done_sets, len(plan["jobsets"]))
+            break
+        queue = [moves[i] for i in jobset]
+        active = []
+        try:
+            while queue or active:
+                while queue and not failure and len(active) < max(1, max_parallel):
+                    mv = queue.pop(0)
+                    failure = _advance(client, mv, reason, number) or failure
+                    if mv.record["status"] == RUNNING:
+                        active.append(mv)
+                if failure:
+                    queue = []
+                progressed = False
+                for mv in list(active):
+                    job = client.job(mv.job)
+                    status = job.get("status")
+                    if status not in FINAL_JOB_STATUSES:
+                        continue
+                    progressed = True
+                    if status == SUCCESS:
+                        mv.step += 1
+                        mv.record["opcodes_done"] = mv.step
+                        if mv.step < len(mv.ops):
+                            failure = _advance(client, mv, reason, number) or failure
+                        else:
+                            mv.record["status"] = SUCCESS
+                    else:
+                        mv.record["status"] = FAILED
+                        mv.record["error"] = "job %s %s: %s" % (mv.job, status,
+                                                                job_error_text(job))
+                        failure = failure or mv.record["error"]
+                    if mv.record["status"] != RUNNING:
+                        active.remove(mv)
+                if active and not progressed:
+                    sleep(poll)
+        except RapiError as err:
+            # Lost contact: what runs now is unknown; submit nothing more.
+            for mv in active:
+                mv.record["status"] = UNKNOWN
+                mv.record["error"] = "contact lost while job %s was running: %s" % (mv.job, err)
+            report = _report(moves, stop)
+            raise ExecutionError("execution stopped, the cluster became unreachable: %s; "
+                                 "jobs that were running: %s"
+                                 % (err, [mv.job for mv in active]), report)
+        if not failure:
+            done_sets += 1
+    report = _report(moves, stop)
+    if failure:
+        raise ExecutionError("execution stopped after a failed job: %s" % failure, report)
+    return report
+
+
+def _advance(client, mv, reason, jobset):
+    """Submit the move's next opcode; returns an error text when that fails."""
+    op = mv.ops[mv.step]
+    tag = "%s:m%d:o%d" % (reason, mv.index, mv.step + 1)
+    try:
+        mv.job = submit_opcode(client, op, tag)
+    except RapiError as err:
+        mv.record["status"] = FAILED
+        mv.record["error"] = "submitting %s (jobset %d) failed: %s" % (op["OP_ID"], jobset, err)
+        return mv.record["error"]
+    mv.record["jobs"].append(mv.job)
+    mv.record["status"] = RUNNING
+    return None
+
+
+def _report(moves, stop):
+    records = [mv.record for mv in sorted(moves.values(), key=lambda m: m.index)]
+    by_status = {}
+    for rec in records:
+        by_status.setdefault(rec["status"], []).append(rec["index"])
+    return {
+        "moves": records,
+        "succeeded": by_status.get(SUCCESS, []),
+        "failed": by_status.get(FAILED, []),
+        "not_started": by_status.get(NOT_STARTED, []),
+        "unknown": by_status.get(UNKNOWN, []),
+        "stopped": stop,
+    }

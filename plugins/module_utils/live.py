@@ -1,0 +1,92 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Read a live cluster over RAPI into the model, with a fingerprint of its state."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from .loader_rapi import load_rapi
+
+
+class Snapshot:
+    """The raw RAPI answers of one read of the cluster."""
+
+    def __init__(self, info, nodes, instances, groups):
+        self.info = info
+        self.nodes = nodes
+        self.instances = instances
+        self.groups = groups
+
+    @classmethod
+    def read(cls, client):
+        return cls(client.info(), client.nodes(), client.instances(), client.groups())
+
+    def to_data(self, source=None):
+        return load_rapi(self.info, self.nodes, self.instances, self.groups,
+                         source=source or "RAPI")
+
+    def state(self):
+        """What a plan depends on: placements, node roles and sizes, serial numbers.
+
+        Free memory and disk are left out: they drift constantly on a live
+        cluster without anything relevant changing.
+        """
+        nodes = {}
+        for node in self.nodes:
+            nodes[node["name"]] = [
+                node.get("group.uuid"), bool(node.get("offline")), bool(node.get("drained")),
+                bool(node.get("master_candidate")), node.get("vm_capable", True),
+                node.get("mtotal"), node.get("dtotal"), node.get("ctotal"),
+                node.get("serial_no")]
+        instances = {}
+        for inst in self.instances:
+            instances[inst["name"]] = [
+                inst.get("pnode"), (inst.get("snodes") or [None])[0], inst.get("disk_template"),
+                inst.get("admin_state"), inst.get("serial_no")]
+        groups = {g["name"]: [g.get("uuid"), g.get("serial_no")] for g in self.groups}
+        tags = sorted(t for t in self.info.get("tags", []) if not is_lock_tag(t))
+        return {"nodes": nodes, "instances": instances, "groups": groups, "cluster_tags": tags}
+
+
+def is_lock_tag(tag):
+    # Our own lock must not make a plan look stale.
+    return tag.startswith(LOCK_TAG_PREFIX)
+
+
+LOCK_TAG_PREFIX = "ganeti.htools:lock:"
+
+
+def fingerprint(state):
+    blob = json.dumps(state, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+_NODE_FIELDS = ("group", "offline", "drained", "master_candidate", "vm_capable", "mtotal",
+                "dtotal", "ctotal", "serial_no")
+_INSTANCE_FIELDS = ("primary", "secondary", "disk_template", "admin_state", "serial_no")
+
+
+def drift(old, new, limit=20):
+    """Human-readable differences between two states (at most `limit` lines)."""
+    lines = []
+    for kind, fields in (("node", _NODE_FIELDS), ("instance", _INSTANCE_FIELDS)):
+        before, after = old.get(kind + "s", {}), new.get(kind + "s", {})
+        for name in sorted(set(before) | set(after)):
+            if name not in after:
+                lines.append("%s %s is gone" % (kind, name))
+            elif name not in before:
+                lines.append("%s %s is new" % (kind, name))
+            elif before[name] != after[name]:
+                changes = ["%s %s -> %s" % (f, a, b) for f, a, b
+                           in zip(fields, before[name], after[name]) if a != b]
+                lines.append("%s %s: %s" % (kind, name, ", ".join(changes)))
+    if old.get("groups") != new.get("groups"):
+        lines.append("node groups changed")
+    if old.get("cluster_tags") != new.get("cluster_tags"):
+        lines.append("cluster tags changed")
+    if len(lines) > limit:
+        lines = lines[:limit] + ["... and %d more" % (len(lines) - limit)]
+    return lines

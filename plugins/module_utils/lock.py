@@ -1,0 +1,111 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A cluster-wide lock held as a cluster tag: ganeti.htools:lock:<owner>:<expiry>.
+
+Ganeti has no advisory lock over RAPI, but cluster tags are shared, durable
+and changed by jobs, which is enough for "one balancing run at a time":
+take the lock by adding a tag, re-read the tags, and if another live lock
+is there too, the smallest tag wins and the other run withdraws.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import time
+import uuid
+
+from .errors import HtoolsError
+from .live import LOCK_TAG_PREFIX
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._@+-]")
+
+
+class LockHeld(HtoolsError):
+    """Another run holds the cluster lock."""
+
+
+def new_owner():
+    """A unique owner name: host, process and a random part (tag-safe characters)."""
+    host = _UNSAFE.sub("-", socket.gethostname())[:40]
+    return "%s.%d.%s" % (host, os.getpid(), uuid.uuid4().hex[:12])
+
+
+def parse(tag):
+    """(owner, expiry) of a lock tag, or None."""
+    if not tag.startswith(LOCK_TAG_PREFIX):
+        return None
+    owner, sep, expiry = tag[len(LOCK_TAG_PREFIX):].rpartition(":")
+    if not sep or not expiry.isdigit():
+        return None
+    return owner, int(expiry)
+
+
+class ClusterLock:
+    """Acquire with `acquire()`, give back with `release()` (also on failure)."""
+
+    def __init__(self, client, ttl=3600, owner=None, reason=None, clock=time.time,
+                 job_timeout=300.0):
+        self.client = client
+        self.ttl = int(ttl)
+        self.owner = owner or new_owner()
+        self.reason = reason
+        self.clock = clock
+        self.job_timeout = job_timeout
+        self.tag = None
+
+    def _locks(self):
+        found = []
+        for tag in self.client.cluster_tags():
+            parsed = parse(tag)
+            if parsed:
+                found.append((tag, parsed[0], parsed[1]))
+        return found
+
+    def _run(self, submit, tags, what):
+        job_id = submit(tags, reason=self._reason(what))
+        self.client.wait_job(job_id, timeout=self.job_timeout)
+
+    def _reason(self, what):
+        return "%s:lock-%s:%s" % (self.reason or "ganeti.htools", what, uuid.uuid4().hex[:8])
+
+    def acquire(self):
+        now = int(self.clock())
+        locks = self._locks()
+        live = [lk for lk in locks if lk[2] > now and lk[1] != self.owner]
+        if live:
+            raise LockHeld(_held_message(live[0], now))
+        expired = [lk[0] for lk in locks if lk[2] <= now]
+        if expired:   # take over locks whose holder did not release them in time
+            self._run(self.client.delete_cluster_tags, expired, "takeover")
+        tag = "%s%s:%d" % (LOCK_TAG_PREFIX, self.owner, now + self.ttl)
+        self._run(self.client.add_cluster_tags, [tag], "take")
+        self.tag = tag
+        now = int(self.clock())
+        rivals = sorted(lk[0] for lk in self._locks() if lk[2] > now)
+        if rivals and rivals[0] != tag:
+            self.release()
+            raise LockHeld(_held_message((rivals[0],) + parse(rivals[0]), now))
+        return self
+
+    def release(self):
+        if self.tag is None:
+            return
+        tag, self.tag = self.tag, None
+        self._run(self.client.delete_cluster_tags, [tag], "release")
+
+    def __enter__(self):
+        return self.acquire()
+
+    def __exit__(self, *exc):
+        self.release()
+        return False
+
+
+def _held_message(lock, now):
+    _tag, owner, expiry = lock
+    return ("the cluster is locked by another ganeti.htools run (%s) for %d more seconds; "
+            "wait for it, or remove the cluster tag %r if that run is known to be dead"
+            % (owner, max(0, expiry - now), lock[0]))

@@ -1,0 +1,305 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A small Ganeti RAPI client (version 2) on top of requests.
+
+* Reads are idempotent and retried with jittered exponential backoff.
+* Job submissions are never retried: if the answer is lost, the job is
+  looked up by its unique reason text instead of being sent again.
+* Every failure is a typed `RapiError` with the server's message.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+try:
+    import requests
+except ImportError:  # requests is a declared dependency; the error is raised when used
+    requests = None
+
+from .errors import HtoolsError
+
+FINAL_JOB_STATUSES = ("success", "error", "canceled")
+RETRY_STATUSES = (502, 503, 504)
+
+
+class RapiError(HtoolsError):
+    """A RAPI call failed; `status` is the HTTP status when there was one."""
+
+    def __init__(self, message, status=None, explain=None):
+        self.status = status
+        self.explain = explain
+        super().__init__(message)
+
+
+class RapiUnauthorized(RapiError):
+    """401: missing or wrong credentials."""
+
+
+class RapiForbidden(RapiError):
+    """403: the user lacks the write permission."""
+
+
+class RapiNotFound(RapiError):
+    """404: no such resource (node, instance, job)."""
+
+
+class RapiServerError(RapiError):
+    """5xx: the daemon or the master failed."""
+
+
+class RapiTimeout(RapiError):
+    """No answer within the timeout."""
+
+
+class RapiUnreachable(RapiError):
+    """No connection could be made (refused, DNS, TLS)."""
+
+
+class RapiSubmissionUnknown(RapiError):
+    """A job submission's answer was lost and the job could not be found."""
+
+
+class JobFailed(RapiError):
+    """A job ended in error or was cancelled."""
+
+    def __init__(self, job_id, job):
+        self.job_id = job_id
+        self.job = job
+        self.job_status = job.get("status")
+        self.op_result = job.get("opresult")
+        self.op_log = job.get("oplog")
+        super().__init__("job %s ended with status %s: %s"
+                         % (job_id, self.job_status, job_error_text(job)))
+
+
+def job_error_text(job):
+    """The error messages of a failed job's opcodes, as one line."""
+    texts = []
+    for result in job.get("opresult") or []:
+        if isinstance(result, list) and len(result) == 2 and isinstance(result[0], str):
+            detail = result[1]
+            if isinstance(detail, list) and detail:
+                detail = detail[0]
+            texts.append("%s: %s" % (result[0], detail))
+    return "; ".join(texts) or "no error message"
+
+
+_STATUS_ERRORS = {401: RapiUnauthorized, 403: RapiForbidden, 404: RapiNotFound}
+
+
+class RapiClient:
+    """RAPI v2 client bound to one cluster."""
+
+    def __init__(self, url, user=None, password=None, validate_certs=True, ca_path=None,
+                 timeout=60.0, retries=4, backoff=0.5, session=None, sleep=time.sleep):
+        if requests is None and session is None:
+            raise HtoolsError("the requests Python package is required to talk to RAPI")
+        if "://" not in url:
+            url = "https://%s:5080" % url
+        self.url = url.rstrip("/")
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.sleep = sleep
+        self.session = session or requests.Session()
+        if user is not None:
+            self.session.auth = (user, password or "")
+        # TLS verification is on unless explicitly disabled; a CA file narrows it.
+        # Passed with every request: a session-level setting would lose against
+        # REQUESTS_CA_BUNDLE and friends.
+        self.verify = (ca_path or True) if validate_certs else False
+        self.session.headers.update({"Content-Type": "application/json",
+                                     "Accept": "application/json"})
+
+    # -- transport ---------------------------------------------------------
+    def _request(self, method, path, query=None, body=None):
+        data = None if body is None else json.dumps(body)
+        try:
+            response = self.session.request(method, self.url + path, params=query, data=data,
+                                            timeout=self.timeout, verify=self.verify)
+        except requests.exceptions.Timeout as err:
+            raise RapiTimeout("%s %s: no answer within %ss (%s)"
+                              % (method, path, self.timeout, err.__class__.__name__))
+        except requests.exceptions.SSLError as err:
+            raise RapiUnreachable("%s %s: TLS verification failed (%s); give the cluster's CA "
+                                  "with ca_path, or set validate_certs=false knowingly"
+                                  % (method, path, _short(err)))
+        except requests.exceptions.ConnectionError as err:
+            raise RapiUnreachable("%s %s: cannot connect to %s (%s)"
+                                  % (method, path, self.url, _short(err)))
+        except requests.exceptions.RequestException as err:
+            raise RapiError("%s %s: %s" % (method, path, _short(err)))
+        if response.status_code == 200:
+            try:
+                return response.json()
+            except ValueError:
+                raise RapiError("%s %s: the answer is not JSON" % (method, path), status=200)
+        raise _http_error(method, path, response)
+
+    def get(self, path, query=None, body=None):
+        """An idempotent read, retried on connection problems and 502/503/504."""
+        attempt = 0
+        while True:
+            try:
+                return self._request("GET", path, query, body)
+            except (RapiUnreachable, RapiTimeout, RapiServerError) as err:
+                retryable = not isinstance(err, RapiServerError) or err.status in RETRY_STATUSES
+                if not retryable or attempt >= self.retries or "TLS" in str(err):
+                    raise
+                attempt += 1
+                self.sleep(self.backoff * (2 ** (attempt - 1)) * (0.5 + random.random()))
+
+    def submit(self, method, path, body=None, query=None, reason=None):
+        """Submit a job once; returns its id.  `reason` must be unique per submission:
+        it is how a job whose answer got lost is found again."""
+        query = dict(query or {})
+        if reason:
+            query["reason"] = reason
+        try:
+            job_id = self._request(method, path, query, body)
+        except (RapiUnreachable, RapiTimeout) as err:
+            if not reason:
+                raise
+            found = self._find_job_by_reason(reason)
+            if found is None:
+                raise RapiSubmissionUnknown(
+                    "%s %s: the answer was lost (%s) and no job with reason %r was found; "
+                    "nothing more is submitted" % (method, path, err, reason))
+            return found
+        return _job_id(job_id, method, path)
+
+    def _find_job_by_reason(self, reason):
+        try:
+            jobs = self.get("/2/jobs", {"bulk": 1})
+        except RapiError:
+            return None
+        for job in jobs or []:
+            for op in job.get("ops") or []:
+                for entry in (op or {}).get("reason") or []:
+                    if len(entry) > 1 and entry[1] == reason:
+                        return job.get("id")
+        return None
+
+    # -- reads ---------------------------------------------------------------
+    def version(self):
+        return self.get("/version")
+
+    def info(self):
+        return self.get("/2/info")
+
+    def nodes(self):
+        return self.get("/2/nodes", {"bulk": 1})
+
+    def instances(self):
+        return self.get("/2/instances", {"bulk": 1})
+
+    def groups(self):
+        return self.get("/2/groups", {"bulk": 1})
+
+    def cluster_tags(self):
+        return self.get("/2/tags")
+
+    def job(self, job_id):
+        return self.get("/2/jobs/%s" % job_id)
+
+    # -- jobs --------------------------------------------------------------
+    def migrate_instance(self, name, target_node=None, reason=None, depends=None, **extra):
+        body = dict(extra)
+        if target_node:
+            body["target_node"] = target_node
+        if depends:
+            body["depends"] = depends
+        return self.submit("PUT", "/2/instances/%s/migrate" % name, body, reason=reason)
+
+    def failover_instance(self, name, target_node=None, reason=None, depends=None, **extra):
+        body = dict(extra)
+        if target_node:
+            body["target_node"] = target_node
+        if depends:
+            body["depends"] = depends
+        return self.submit("PUT", "/2/instances/%s/failover" % name, body, reason=reason)
+
+    def replace_disks(self, name, remote_node, reason=None, depends=None, **extra):
+        body = dict(extra, mode="replace_new_secondary", remote_node=remote_node)
+        body.setdefault("disks", [])
+        if depends:
+            body["depends"] = depends
+        return self.submit("POST", "/2/instances/%s/replace-disks" % name, body, reason=reason)
+
+    def set_node_role(self, node, role, force=False, reason=None):
+        return self.submit("PUT", "/2/nodes/%s/role" % node, role,
+                           query={"force": int(bool(force))}, reason=reason)
+
+    def add_cluster_tags(self, tags, reason=None):
+        return self.submit("PUT", "/2/tags", query={"tag": list(tags)}, reason=reason)
+
+    def delete_cluster_tags(self, tags, reason=None):
+        return self.submit("DELETE", "/2/tags", query={"tag": list(tags)}, reason=reason)
+
+    def wait_job(self, job_id, timeout=3600.0, poll=1.0, clock=time.monotonic):
+        """Wait for a job to end; returns the job, raises JobFailed or RapiTimeout.
+
+        Uses /2/jobs/ID/wait (server-side long poll, needs write access) and
+        falls back to polling /2/jobs/ID.
+        """
+        deadline = clock() + timeout
+        info = None
+        long_poll = True
+        while True:
+            if clock() >= deadline:
+                raise RapiTimeout("job %s did not finish within %ss" % (job_id, timeout))
+            if long_poll:
+                try:
+                    change = self.get("/2/jobs/%s/wait" % job_id,
+                                      body={"fields": ["status"], "previous_job_info": info,
+                                            "previous_log_serial": None})
+                except RapiForbidden:
+                    long_poll = False
+                    continue
+                if isinstance(change, dict) and change.get("job_info"):
+                    info = change["job_info"]
+                    if info[0] in FINAL_JOB_STATUSES:
+                        break
+                continue
+            if self.job(job_id).get("status") in FINAL_JOB_STATUSES:
+                break
+            self.sleep(poll)
+        job = self.job(job_id)
+        if job.get("status") != "success":
+            raise JobFailed(job_id, job)
+        return job
+
+
+def _job_id(value, method, path):
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise RapiError("%s %s: expected a job id, got %r" % (method, path, value))
+    return int(value)
+
+
+def _short(err):
+    text = str(err)
+    return text if len(text) < 300 else text[:297] + "..."
+
+
+def _http_error(method, path, response):
+    message, explain = response.reason, None
+    try:
+        body = response.json()
+        if isinstance(body, dict):
+            message = body.get("message") or message
+            explain = body.get("explain")
+    except ValueError:
+        pass
+    status = response.status_code
+    cls = _STATUS_ERRORS.get(status, RapiServerError if status >= 500 else RapiError)
+    hint = ""
+    if status == 401:
+        hint = " (check rapi_user and rapi_password)"
+    elif status == 403:
+        hint = " (the RAPI user needs the 'write' option)"
+    return cls("%s %s: HTTP %d %s%s" % (method, path, status, message, hint),
+               status=status, explain=explain)
