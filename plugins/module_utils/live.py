@@ -48,7 +48,8 @@ class Snapshot:
                 inst.get("admin_state"), inst.get("serial_no")]
         groups = {g["name"]: [g.get("uuid"), g.get("serial_no")] for g in self.groups}
         tags = sorted(t for t in self.info.get("tags", []) if not is_lock_tag(t))
-        return {"nodes": nodes, "instances": instances, "groups": groups, "cluster_tags": tags}
+        return {"fields": {"nodes": list(_NODE_FIELDS), "instances": list(_INSTANCE_FIELDS)},
+                "nodes": nodes, "instances": instances, "groups": groups, "cluster_tags": tags}
 
 
 def is_lock_tag(tag):
@@ -72,7 +73,9 @@ _INSTANCE_FIELDS = ("primary", "secondary", "disk_template", "admin_state", "ser
 def drift(old, new, limit=20):
     """Human-readable differences between two states (at most `limit` lines)."""
     lines = []
-    for kind, fields in (("node", _NODE_FIELDS), ("instance", _INSTANCE_FIELDS)):
+    labels = old.get("fields", {})
+    for kind in ("node", "instance"):
+        fields = labels.get(kind + "s", [])
         before, after = old.get(kind + "s", {}), new.get(kind + "s", {})
         for name in sorted(set(before) | set(after)):
             if name not in after:
@@ -80,8 +83,8 @@ def drift(old, new, limit=20):
             elif name not in before:
                 lines.append("%s %s is new" % (kind, name))
             elif before[name] != after[name]:
-                changes = ["%s %s -> %s" % (f, a, b) for f, a, b
-                           in zip(fields, before[name], after[name]) if a != b]
+                changes = ["%s %s -> %s" % (fields[k] if k < len(fields) else k, a, b)
+                           for k, (a, b) in enumerate(zip(before[name], after[name])) if a != b]
                 lines.append("%s %s: %s" % (kind, name, ", ".join(changes)))
     if old.get("groups") != new.get("groups"):
         lines.append("node groups changed")

@@ -32,8 +32,12 @@ def model_state(data):
     instances = {i.name: [data.nodes[i.pnode].name,
                           data.nodes[i.snode].name if i.snode >= 0 else None, i.template,
                           i.run_status, i.mem, i.dsk, i.vcpus] for i in data.instances}
-    return {"source": "data_file", "nodes": nodes, "instances": instances,
-            "cluster_tags": sorted(data.cluster_tags)}
+    return {"source": "data_file",
+            "fields": {"nodes": ["group", "offline", "drained", "master", "t_mem", "t_dsk",
+                                 "t_cpu"],
+                       "instances": ["primary", "secondary", "disk_template", "status",
+                                     "memory", "disk", "vcpus"]},
+            "nodes": nodes, "instances": instances, "cluster_tags": sorted(data.cluster_tags)}
 
 
 def make_plan(report, state, options, cluster=None):

@@ -1,0 +1,168 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""RapiClient against a stubbed HTTP session: retries, typed errors, no double submission.
+
+The same calls run against a real Ganeti cluster in tests/integration.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import requests
+
+from ansible_collections.ganeti.htools.plugins.module_utils import rapi
+
+
+NOT_JSON = object()
+
+
+class Reply:
+    def __init__(self, status, body):
+        self.status_code = status
+        self.reason = {200: "OK", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+                       502: "Bad Gateway", 500: "Internal Server Error"}.get(status, "?")
+        self._body = body
+
+    def json(self):
+        if self._body is NOT_JSON:
+            raise ValueError("not json")
+        return self._body
+
+
+class FakeSession:
+    """Scripted answers: each entry is a Reply or an exception to raise."""
+
+    def __init__(self, script):
+        self.script = list(script)
+        self.calls = []
+        self.headers = {}
+        self.auth = None
+
+    def request(self, method, url, params=None, data=None, timeout=None, verify=None):
+        self.calls.append(dict(method=method, url=url, params=params,
+                               data=json.loads(data) if data else None, verify=verify))
+        step = self.script.pop(0)
+        if isinstance(step, Exception):
+            raise step
+        return step
+
+
+def client(script, **kw):
+    session = FakeSession(script)
+    kw.setdefault("sleep", lambda _s: None)
+    return rapi.RapiClient("https://cluster.example.com:5080", "user", "secret", session=session,
+                           **kw), session
+
+
+def test_tls_verification_is_on_by_default_and_sent_with_every_request():
+    cli, session = client([Reply(200, {"name": "c"})])
+    cli.info()
+    assert session.calls[0]["verify"] is True
+    cli, session = client([Reply(200, {})], ca_path="/etc/ca.pem")
+    cli.info()
+    assert session.calls[0]["verify"] == "/etc/ca.pem"
+    cli, session = client([Reply(200, {})], validate_certs=False)
+    cli.info()
+    assert session.calls[0]["verify"] is False
+
+
+def test_bare_host_gets_https_and_the_rapi_port():
+    cli = rapi.RapiClient("cluster.example.com", session=FakeSession([]))
+    assert cli.url == "https://cluster.example.com:5080"
+
+
+def test_reads_are_retried_on_connection_errors_and_gateway_errors():
+    cli, session = client([requests.exceptions.ConnectionError("refused"), Reply(502, {}),
+                           Reply(200, [{"name": "node1"}])])
+    assert cli.nodes() == [{"name": "node1"}]
+    assert len(session.calls) == 3
+    assert session.calls[-1]["params"] == {"bulk": 1}
+
+
+def test_reads_give_up_after_the_retries_with_a_typed_error():
+    cli, session = client([requests.exceptions.ConnectionError("refused")] * 3, retries=2)
+    with pytest.raises(rapi.RapiUnreachable) as err:
+        cli.info()
+    assert "cannot connect" in str(err.value)
+    assert len(session.calls) == 3
+
+
+@pytest.mark.parametrize("status, error, hint", [
+    (401, rapi.RapiUnauthorized, "rapi_user"),
+    (403, rapi.RapiForbidden, "write"),
+    (404, rapi.RapiNotFound, "no such"),
+    (500, rapi.RapiServerError, "boom"),
+])
+def test_http_errors_are_typed_and_not_retried(status, error, hint):
+    body = {"code": status, "message": "no such thing" if status == 404 else "boom"}
+    cli, session = client([Reply(status, body)])
+    with pytest.raises(error) as err:
+        cli.info()
+    assert hint in str(err.value)
+    assert len(session.calls) == 1
+
+
+def test_submissions_are_never_retried():
+    cli, session = client([Reply(502, {"message": "master unreachable"})])
+    with pytest.raises(rapi.RapiServerError):
+        cli.migrate_instance("inst1", reason="ganeti.htools:p1:m1:o1", allow_failover=True)
+    assert [c["method"] for c in session.calls] == ["PUT"]
+
+
+def test_a_lost_submission_answer_is_recovered_by_reason_not_resubmitted():
+    reason = "ganeti.htools:plan1:m2:o1"
+    jobs = [{"id": 41, "ops": [{"reason": [["gnt", "other", 1]]}]},
+            {"id": 42, "ops": [{"reason": [["rapi", reason, 123]]}]}]
+    cli, session = client([requests.exceptions.ReadTimeout("lost"), Reply(200, jobs)])
+    assert cli.replace_disks("inst1", "node3", reason=reason) == 42
+    assert [c["method"] for c in session.calls] == ["POST", "GET"]
+    assert session.calls[0]["params"]["reason"] == reason
+    assert session.calls[0]["data"]["remote_node"] == "node3"
+
+
+def test_a_lost_submission_that_cannot_be_found_stops_with_a_clear_error():
+    cli, session = client([requests.exceptions.ConnectionError("reset"), Reply(200, [])])
+    with pytest.raises(rapi.RapiSubmissionUnknown) as err:
+        cli.failover_instance("inst1", reason="ganeti.htools:p:m1:o1")
+    assert "nothing more is submitted" in str(err.value)
+    assert [c["method"] for c in session.calls] == ["PUT", "GET"]
+
+
+def test_wait_job_long_polls_then_reports_the_failure_with_ganetis_message():
+    failed = {"id": 7, "status": "error",
+              "opresult": [["OpPrereqError", ["Node node3 is offline", "wrong_state"]]]}
+    cli, session = client([Reply(200, None), Reply(200, {"job_info": ["running"]}),
+                           Reply(200, {"job_info": ["error"]}), Reply(200, failed)])
+    with pytest.raises(rapi.JobFailed) as err:
+        cli.wait_job(7)
+    assert "Node node3 is offline" in str(err.value)
+    assert err.value.job_status == "error"
+    assert [c["url"].rsplit("/", 1)[-1] for c in session.calls] == ["wait", "wait", "wait", "7"]
+
+
+def test_wait_job_falls_back_to_polling_without_write_access():
+    cli, session = client([Reply(403, {"message": "Forbidden"}), Reply(200, {"status": "running"}),
+                           Reply(200, {"status": "success"}), Reply(200, {"status": "success"})])
+    assert cli.wait_job(9)["status"] == "success"
+    assert len(session.calls) == 4
+
+
+def test_a_non_json_answer_is_a_clear_error():
+    cli, _session = client([Reply(200, NOT_JSON)])
+    with pytest.raises(rapi.RapiError) as err:
+        cli.info()
+    assert "not JSON" in str(err.value)
+
+
+def test_node_role_and_tag_bodies():
+    cli, session = client([Reply(200, 1), Reply(200, 2), Reply(200, "3")])
+    assert cli.set_node_role("node2", "offline", force=True) == 1
+    assert cli.add_cluster_tags(["a:b"]) == 2
+    assert cli.delete_cluster_tags(["a:b"]) == 3
+    role, add, delete = session.calls
+    assert (role["method"], role["data"], role["params"]) == ("PUT", "offline", {"force": 1})
+    assert (add["method"], add["params"]) == ("PUT", {"tag": ["a:b"]})
+    assert delete["method"] == "DELETE"
