@@ -9,6 +9,8 @@ file stays free of Ansible imports.
 
 from __future__ import annotations
 
+import os
+
 from .datasource import load_data_file
 from .errors import HtoolsError
 from .live import Snapshot
@@ -33,6 +35,18 @@ def rapi_argument_spec(env_fallback):
         ca_path=dict(type="path", fallback=(env_fallback, [ENV["ca_path"]])),
         timeout=dict(type="float", default=60.0),
     )
+
+
+def unreadable(params, option):
+    """Why the path in option `option` cannot be read, or None."""
+    path = params.get(option)
+    if path is None:
+        return None
+    if not os.path.exists(path):
+        return "%s: %s does not exist" % (option, path)
+    if not os.access(path, os.R_OK):
+        return "%s: %s is not readable" % (option, path)
+    return None
 
 
 def client_from_params(params):

@@ -7,27 +7,17 @@ from __future__ import annotations
 
 import os
 
-from .errors import DataError
 from .loader_ialloc import load_ialloc_text
 from .loader_rapi import load_rapi_dir
 from .loader_text import load_text
-
-
-def _read(path):
-    try:
-        with open(path, "r", encoding="utf-8-sig") as handle:
-            return handle.read()
-    except UnicodeDecodeError as err:
-        raise DataError("not UTF-8 text: %s" % err, source=path)
-    except OSError as err:
-        raise DataError("cannot read data file: %s" % err.strerror, source=path)
+from .parsing import read_text
 
 
 def load_data_file(path):
     """Return (ClusterData, format name)."""
     if os.path.isdir(path):
         return load_rapi_dir(path), "rapi"
-    text = _read(path)
+    text = read_text(path, "data file")
     if text.lstrip().startswith("{"):
         data, _request = load_ialloc_text(text, source=path)
         return data, "iallocator"

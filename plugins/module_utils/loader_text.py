@@ -8,7 +8,7 @@ from __future__ import annotations
 from .errors import DataError
 from .model import (ALLOC_POLICIES, DISK_TEMPLATES, RUN_STATUSES, NO_NODE, ClusterData, Group,
                     Instance, IPolicy, ISpec, Node)
-from .parsing import FieldReader, hs_lines, sep_split
+from .parsing import FieldReader, hs_lines, read_text, sep_split
 
 SECTION_NAMES = ("groups", "nodes", "instances", "cluster tags", "ipolicies")
 
@@ -43,14 +43,7 @@ def load_text(text, source="<text>"):
 
 
 def load_text_file(path):
-    try:
-        with open(path, "r", encoding="utf-8-sig", errors="strict") as handle:
-            text = handle.read()
-    except UnicodeDecodeError as err:
-        raise DataError("not UTF-8 text: %s" % err, source=path)
-    except OSError as err:
-        raise DataError("cannot read file: %s" % err.strerror, source=path)
-    return load_text(text, source=path)
+    return load_text(read_text(path), source=path)
 
 
 def _parse_groups(lines, source):

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from .errors import DataError
-from .parsing import hs_lines, parse_double_text
+from .parsing import hs_lines, parse_double_text, read_text
 
 UTIL_FIELDS = ("cpu", "mem", "dsk", "net")
 
@@ -35,11 +35,4 @@ def parse_util(text, source="<util>"):
 
 
 def load_util_file(path):
-    try:
-        with open(path, "r", encoding="utf-8-sig") as handle:
-            text = handle.read()
-    except UnicodeDecodeError as err:
-        raise DataError("not UTF-8 text: %s" % err, source=path)
-    except OSError as err:
-        raise DataError("cannot read file: %s" % err.strerror, source=path)
-    return parse_util(text, source=path)
+    return parse_util(read_text(path, "utilisation file"), source=path)

@@ -15,6 +15,17 @@ LIMIT = 2 ** 53
 _DOUBLE_RE = re.compile(r"\s*-?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|NaN|Infinity)\Z")
 
 
+def read_text(path, what="file"):
+    """A whole text file (UTF-8, a byte-order mark is dropped), or a DataError."""
+    try:
+        with open(path, "r", encoding="utf-8-sig") as handle:
+            return handle.read()
+    except UnicodeDecodeError as err:
+        raise DataError("not UTF-8 text: %s" % err, source=path)
+    except OSError as err:
+        raise DataError("cannot read %s: %s" % (what, err.strerror), source=path)
+
+
 def hs_lines(text):
     """Haskell `lines`: a final newline does not start an extra empty line."""
     if text == "":

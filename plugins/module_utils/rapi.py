@@ -207,21 +207,19 @@ class RapiClient:
         return self.get("/2/jobs/%s" % job_id)
 
     # -- jobs --------------------------------------------------------------
-    def migrate_instance(self, name, target_node=None, reason=None, depends=None, **extra):
+    def _move_instance(self, action, name, target_node, reason, depends, extra):
         body = dict(extra)
         if target_node:
             body["target_node"] = target_node
         if depends:
             body["depends"] = depends
-        return self.submit("PUT", "/2/instances/%s/migrate" % name, body, reason=reason)
+        return self.submit("PUT", "/2/instances/%s/%s" % (name, action), body, reason=reason)
+
+    def migrate_instance(self, name, target_node=None, reason=None, depends=None, **extra):
+        return self._move_instance("migrate", name, target_node, reason, depends, extra)
 
     def failover_instance(self, name, target_node=None, reason=None, depends=None, **extra):
-        body = dict(extra)
-        if target_node:
-            body["target_node"] = target_node
-        if depends:
-            body["depends"] = depends
-        return self.submit("PUT", "/2/instances/%s/failover" % name, body, reason=reason)
+        return self._move_instance("failover", name, target_node, reason, depends, extra)
 
     def replace_disks(self, name, remote_node, reason=None, depends=None, **extra):
         body = dict(extra, mode="replace_new_secondary", remote_node=remote_node)

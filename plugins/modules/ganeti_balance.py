@@ -391,7 +391,6 @@ execution:
       type: str
 '''
 
-import os
 import traceback
 
 from ansible.module_utils.basic import AnsibleModule, env_fallback
@@ -402,7 +401,7 @@ try:
         plan_from_data, prepare_for_balance)
     from ansible_collections.ganeti.htools.plugins.module_utils.balancer import BalanceOptions
     from ansible_collections.ganeti.htools.plugins.module_utils.connection import (
-        rapi_argument_spec, read_cluster)
+        rapi_argument_spec, read_cluster, unreadable)
     from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
     from ansible_collections.ganeti.htools.plugins.module_utils.executor import (
         ExecutionError, execute_plan)
@@ -446,16 +445,6 @@ ALGORITHM_OPTIONS = dict(
 # Options that shape the plan; a plan records them so that it can be recomputed.
 PLAN_OPTIONS = tuple(ALGORITHM_OPTIONS) + (
     'util_file', 'group', 'offline_nodes', 'exclusion_tags', 'ignore_dynu')
-
-
-def _check_readable(module, option):
-    path = module.params[option]
-    if path is None:
-        return
-    if not os.path.exists(path):
-        module.fail_json(msg="%s: %s does not exist" % (option, path))
-    if not os.access(path, os.R_OK):
-        module.fail_json(msg="%s: %s is not readable" % (option, path))
 
 
 def _placement(inst):
@@ -591,8 +580,10 @@ def main():
             msg="Executing a balance plan needs a live cluster reached over RAPI (rapi_url); "
                 "with data_file the plan can only be computed in check mode (--check or "
                 "check_mode: true)")
-    _check_readable(module, 'data_file')
-    _check_readable(module, 'util_file')
+    for option in ('data_file', 'util_file'):
+        problem = unreadable(module.params, option)
+        if problem:
+            module.fail_json(msg=problem)
 
     try:
         data, snapshot, client = read_cluster(params)

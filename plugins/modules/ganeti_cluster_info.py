@@ -378,7 +378,6 @@ data_warnings:
   sample: ["node node4.example.com is missing 1024 MB ram and 0 GB disk"]
 '''
 
-import os
 import traceback
 
 from ansible.module_utils.basic import AnsibleModule, env_fallback
@@ -387,7 +386,7 @@ from ansible.module_utils.common.text.converters import to_native
 try:
     from ansible_collections.ganeti.htools.plugins.module_utils.cluster_info import info_from_data
     from ansible_collections.ganeti.htools.plugins.module_utils.connection import (
-        rapi_argument_spec, read_cluster)
+        rapi_argument_spec, read_cluster, unreadable)
     from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 except ImportError as import_error:  # e.g. numpy missing on the host that runs the module
     CORE_IMPORT_ERROR = to_native(import_error)
@@ -401,16 +400,6 @@ except ImportError as import_error:  # e.g. numpy missing on the host that runs 
 else:
     CORE_IMPORT_ERROR = None
     CORE_IMPORT_TRACEBACK = None
-
-
-def _check_readable(module, option):
-    path = module.params[option]
-    if path is None:
-        return
-    if not os.path.exists(path):
-        module.fail_json(msg="%s: %s does not exist" % (option, path))
-    if not os.access(path, os.R_OK):
-        module.fail_json(msg="%s: %s is not readable" % (option, path))
 
 
 def main():
@@ -432,8 +421,10 @@ def main():
             exception=CORE_IMPORT_TRACEBACK,
         )
 
-    _check_readable(module, 'data_file')
-    _check_readable(module, 'util_file')
+    for option in ('data_file', 'util_file'):
+        problem = unreadable(module.params, option)
+        if problem:
+            module.fail_json(msg=problem)
 
     try:
         data, _snapshot, _client = read_cluster(module.params)

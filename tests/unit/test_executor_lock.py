@@ -97,9 +97,9 @@ PLAN = plan_of([move(1, "i1", "frf", 1), move(2, "i2", "r", 1), move(3, "i3", "f
                 move(4, "i4", "rf", 3)], [[1, 2], [3], [4]])
 
 
-def run(cluster, plan=PLAN, **kw):
+def run(cluster, plan=None, **kw):
     kw.setdefault("sleep", lambda _s: None)
-    return executor.execute_plan(cluster, plan, "ganeti.htools:p1", **kw)
+    return executor.execute_plan(cluster, plan or PLAN, "ganeti.htools:p1", **kw)
 
 
 def test_every_opcode_runs_once_in_order():
