@@ -72,7 +72,7 @@ def plan_from_data(data, group=None, offline_nodes=(), min_disk=0.0, max_cpu=Non
 
     after_nodes = [data.nodes[i] for i in group_nodes]
     after_insts = [data.instances[i] for i in group_insts]
-    if save_state:
+    if save_state and not result.well_balanced:   # hbal exits before writing it
         save_text_file(data, save_state + ".balanced", after_nodes, after_insts,
                        hbal_compat=True)
     steps = result.steps

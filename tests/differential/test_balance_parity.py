@@ -26,7 +26,7 @@ import os
 
 import pytest
 
-N_CASES = int(os.environ.get("HTOOLS_BALANCE_CASES", "120"))
+N_CASES = int(os.environ.get("HTOOLS_BALANCE_CASES", "500"))
 SEEDS = list(range(1, N_CASES + 1))
 COVERAGE_SEEDS = 500
 MIN_OPTION_USES = 20

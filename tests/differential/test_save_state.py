@@ -17,9 +17,8 @@ When the cluster is already well balanced hbal exits before writing
 Cases where hbal crashes writing ``.balanced`` because of a split instance
 (spec 8.7, ``IntMap.!: key N is not an element of the map``) are skipped.
 
-Known deviation of the collection (xfail with the exact difference; set
-``HTOOLS_STRICT_SAVE=1`` to make it a failure): when the cluster is already
-well balanced hbal exits before writing ``.balanced``; ours writes it anyway.
+When the cluster is already well balanced hbal exits before writing
+``.balanced``; so must we.
 """
 
 from __future__ import annotations
@@ -31,13 +30,6 @@ import pytest
 N_CASES = int(os.environ.get("HTOOLS_SAVE_CASES", "40"))
 SEEDS = list(range(1, N_CASES + 1))
 SPLIT_CRASH = "IntMap.!"
-STRICT = os.environ.get("HTOOLS_STRICT_SAVE", "") not in ("", "0")
-
-
-def _known_deviation(reason):
-    if STRICT:
-        pytest.fail(reason, pytrace=False)
-    pytest.xfail(reason)
 
 
 def _read(path):
@@ -151,6 +143,5 @@ def test_save_state_well_balanced_files(tmp_path, balance_gen, balance_oracle,
         if len(checked) == 3:
             break
     assert checked, "no well-balanced case found among the seeds"
-    if failures:
-        _known_deviation("known deviation, already well balanced: hbal writes no "
-                         ".balanced, ours does:\n  " + "\n  ".join(failures))
+    assert not failures, ("already well balanced: the files written differ from hbal's:\n  "
+                          + "\n  ".join(failures))

@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-N_CASES = int(os.environ.get("HTOOLS_SEARCH_CASES", "60"))
+N_CASES = int(os.environ.get("HTOOLS_SEARCH_CASES", "100"))
 SEEDS = list(range(1, N_CASES + 1))
 
 
