@@ -31,14 +31,16 @@ try:
 except ImportError:  # numpy is a declared dependency; the error is raised when used
     np = None
 
-from .balancer import Candidate, instance_moves, victims
+from .balancer import Candidate, instance_moves, search_exhaustive, victims
 from .model import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
 from .moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, REPLACE_AND_FAILOVER,
                     REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move, possible_moves)
 from .errors import HtoolsError
 from .score import METRICS, MAP, ONLINE, STDDEV, SUM, node_values
 
-# Exact re-scoring covers every candidate whose approximate score is this close.
+# Exact re-scoring covers every candidate whose approximate score is this close
+# to the best: a floor, plus a bound on the approximation error derived from
+# the metrics' magnitudes (see _Stats.error_bound).
 ABS_TOL = 1e-8
 REL_TOL = 1e-10
 # Instances per numpy block: keeps temporaries cache-sized.
@@ -370,6 +372,11 @@ class _Stats:
         for group in self.std_groups:
             group[1] += merged.get(group[0], 0.0)
         self.fixed = fixed
+        # sqrt amplifies the rounding of a variance near zero to about
+        # sqrt(eps * (mean square)) per standard deviation: bound it per metric.
+        self.error_bound = ABS_TOL + sum(
+            w * math.sqrt(1e-15 * (self.s2[k] / max(self.n, 1.0) + self.center[k] ** 2 + 1.0))
+            for k, w in self.std_groups)
         self.needed_online = [k for k, _w in self.std_groups] + [k for k, _w in self.online_sums]
         self.needed_offline = [k for k, _w in self.offline_sums]
 
@@ -438,15 +445,17 @@ MOVE_CODES = (FAILOVER, FAILOVER_TO_ANY, REPLACE_SECONDARY, REPLACE_AND_FAILOVER
               REPLACE_PRIMARY, FAILOVER_AND_REPLACE)
 # Candidates kept for exact re-scoring: those within this band of the best
 # approximate score seen so far (a few times the approximation error bound).
-KEEP_BAND = 64 * ABS_TOL
-
-
 class _Pool:
-    """Bulk candidates near the best approximate score: score, hbal rank, identity."""
+    """Bulk candidates near the best approximate score: score, hbal rank, identity.
 
-    def __init__(self):
+    Candidates further than `band` above the best approximate score seen so
+    far are dropped at once: they cannot be the exact best.
+    """
+
+    def __init__(self, band):
         self.chunks = []
         self.best = math.inf
+        self.band = band
 
     def add(self, approx, rank, inst, move, target):
         if not approx.size:
@@ -454,7 +463,7 @@ class _Pool:
         low = approx.min()
         if low < self.best:
             self.best = low
-        keep = approx <= self.best + KEEP_BAND + REL_TOL * abs(self.best)
+        keep = approx <= self.best + self.band + REL_TOL * abs(self.best)
         if keep.any():
             self.chunks.append((approx[keep], rank[keep], inst[keep],
                                 np.full(int(keep.sum()), MOVE_CODES.index(move)), target[keep]))
@@ -474,7 +483,7 @@ class _Pool:
         if not merged[0].size:
             return None
         best = merged[0].min()
-        keep = merged[0] <= best + KEEP_BAND + REL_TOL * abs(best)
+        keep = merged[0] <= best + self.band + REL_TOL * abs(best)
         return [part[keep] for part in merged]
 
 
@@ -540,7 +549,7 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
         low = scores.min() if scores.size else np.inf
         if not np.isfinite(low):
             return
-        limit = min(low, pool.best) + KEEP_BAND + REL_TOL * abs(min(low, pool.best))
+        limit = min(low, pool.best) + pool.band + REL_TOL * abs(min(low, pool.best))
         rows, cols = np.nonzero(scores <= limit)
         if move == FAILOVER:
             col_rank = np.zeros(rows.size, dtype=np.int64)
@@ -700,7 +709,7 @@ def search_bulk(state, opts, migrations_only=False):
     nd = _Nodes(group)
     excl_in_group = any(n.excl_storage for n in group)
     online_rank = {idx: r for r, idx in enumerate(online)}
-    pool = _Pool()
+    pool = _Pool(4 * ABS_TOL)
     exact_pool = []          # (score, rank, key, result) of scalar-tried candidates
     regular, regular_pos = [], []
     for vpos, inst in enumerate(cand_victims):
@@ -712,6 +721,7 @@ def search_bulk(state, opts, migrations_only=False):
     if regular:
         stats = _Stats(scorer.base, scorer.online, scorer.map_stat([]),
                        _identical_metrics(nd, scorer.online, regular))
+        pool.band = 4 * stats.error_bound
         targets = np.array([nd.pos[t] for t in online], dtype=np.int64)
         node_idx = np.array([n.idx for n in group], dtype=np.int64)
         all_ins = _Insts(regular, nd.pos)
@@ -724,7 +734,12 @@ def search_bulk(state, opts, migrations_only=False):
     if migrations_only:
         pool.keep_moves((FAILOVER, FAILOVER_TO_ANY))
         exact_pool = [e for e in exact_pool if e[2][1] in (FAILOVER, FAILOVER_TO_ANY)]
-    return _choose(state, opts, scorer, pool, exact_pool, len(online))
+    try:
+        return _choose(state, opts, scorer, pool, exact_pool, pool.band / 2)
+    except _Disagreement:
+        # Never expected (tests count these); the reference search is always right.
+        FALLBACKS.append(state.score)
+        return search_exhaustive(state, opts, migrations_only)
 
 
 def _identical_metrics(nd, online, regular):
@@ -774,11 +789,14 @@ def _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, exact
         exact_pool.append((score, rank, key, result))
 
 
-def _tolerance(value):
-    return ABS_TOL + REL_TOL * abs(value)
+class _Disagreement(Exception):
+    """The bulk evaluation accepted a move the scalar model rejects."""
 
 
-def _choose(state, opts, scorer, pool, exact_pool, n_targets):
+FALLBACKS = []
+
+
+def _choose(state, opts, scorer, pool, exact_pool, tolerance):
     """Exact decision among the approximately best candidates.
 
     Every candidate whose approximate score could hide an exact score at or
@@ -797,7 +815,8 @@ def _choose(state, opts, scorer, pool, exact_pool, n_targets):
         if best is not None and best[0] < bound:
             bound = best[0]
         while True:
-            upto = int(np.searchsorted(sorted_approx, bound + _tolerance(bound), side="right"))
+            limit = bound + tolerance + REL_TOL * abs(bound)
+            upto = int(np.searchsorted(sorted_approx, limit, side="right"))
             picks = order[done:upto]
             done = max(done, upto)
             tried = []
@@ -806,8 +825,7 @@ def _choose(state, opts, scorer, pool, exact_pool, n_targets):
                 result = apply_move(state.nodes, state.instances[key[0]], key[1], key[2],
                                     opts.force)
                 if isinstance(result, str):
-                    raise AssertionError("bulk and scalar feasibility disagree on %r: %s"
-                                         % (key, result))
+                    raise _Disagreement("%r: %s" % (key, result))
                 tried.append((int(rank[j]), key, result))
             for (rk, key, result), score in zip(tried, scorer.scores([t[2][0] for t in tried])):
                 best = _pick(best, (score, rk, key, result))

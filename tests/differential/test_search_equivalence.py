@@ -1,6 +1,6 @@
 """Cross-check: the bulk (numpy) move search vs the scalar reference search.
 
-For seeds 1..N (N = env ``HTOOLS_SEARCH_CASES``, default 60) a random
+For seeds 1..N (N = env ``HTOOLS_SEARCH_CASES``, default 100) a random
 cluster and random hbal options (``tests/gen/balance_options.py``) are
 planned twice, with ``search="bulk"`` and ``search="exhaustive"``; the step
 lines, the ``-C`` listing, the end message and the scores must be identical.
@@ -31,6 +31,9 @@ def test_bulk_equals_exhaustive(seed, tmp_path, balance_gen, balance_oracle,
         except Exception as exc:    # noqa: BLE001 - compared below
             results[search] = exc
     bulk, ref = results["bulk"], results["exhaustive"]
+    from ansible_collections.ganeti.htools.plugins.module_utils import candidates
+    fallbacks = list(candidates.FALLBACKS)
+    del candidates.FALLBACKS[:]
     where = (f"seed {seed}\n  options: {opts['argv']}\n"
              f"  reproduce: {balance_gen.repro(opts, search='exhaustive')}")
     if isinstance(bulk, Exception) or isinstance(ref, Exception):
@@ -52,4 +55,7 @@ def test_bulk_equals_exhaustive(seed, tmp_path, balance_gen, balance_oracle,
     if bulk_scores != ref_scores:
         problems.append(f"raw step scores differ: bulk {bulk_scores}, "
                         f"exhaustive {ref_scores}")
+    if fallbacks:
+        problems.append(f"the bulk search fell back to the reference {len(fallbacks)} time(s): "
+                        "its feasibility checks disagree with the scalar model")
     assert not problems, where + "\n  " + "\n  ".join(problems)
