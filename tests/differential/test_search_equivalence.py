@@ -13,6 +13,8 @@ import os
 
 import pytest
 
+from ansible_collections.ganeti.htools.plugins.module_utils import candidates
+
 N_CASES = int(os.environ.get("HTOOLS_SEARCH_CASES", "100"))
 SEEDS = list(range(1, N_CASES + 1))
 
@@ -31,7 +33,6 @@ def test_bulk_equals_exhaustive(seed, tmp_path, balance_gen, balance_oracle,
         except Exception as exc:    # noqa: BLE001 - compared below
             results[search] = exc
     bulk, ref = results["bulk"], results["exhaustive"]
-    from ansible_collections.ganeti.htools.plugins.module_utils import candidates
     fallbacks = list(candidates.FALLBACKS)
     del candidates.FALLBACKS[:]
     where = (f"seed {seed}\n  options: {opts['argv']}\n"
