@@ -330,12 +330,6 @@ class Node:
     def avail_mem(self):
         return max(0, self.unallocated_mem() - self.r_mem)
 
-    def avail_disk(self):
-        return 0 if self.f_dsk < self.lo_dsk else self.f_dsk - self.lo_dsk
-
-    def avail_cpu(self):
-        return max(0, self.hi_cpu - self.u_cpu)
-
     def _new_pdsk(self, free_spindles, free_dsk):
         if self.excl_storage:
             return compute_pdsk(free_spindles, float(self.t_spindles))
@@ -705,10 +699,4 @@ class ClusterData:
         for group in self.groups:
             if group.name == key or group.uuid == key:
                 return group
-        return None
-
-    def node_by_name(self, name):
-        for node in self.nodes:
-            if node.name == name:
-                return node
         return None

@@ -63,15 +63,6 @@ FIELDS = {
 }
 
 
-def parse_field_spec(spec):
-    """`-p` argument: '' for defaults, 'a,b' for exactly those, '+a,b' to add."""
-    if not spec:
-        return list(DEFAULT_FIELDS)
-    if spec.startswith("+"):
-        return list(DEFAULT_FIELDS) + spec[1:].split(",")
-    return spec.split(",")
-
-
 def node_row(node, field):
     """(text, raw value) of one cell; unknown fields print as hbal does."""
     entry = FIELDS.get(field)
