@@ -45,6 +45,8 @@ ABS_TOL = 1e-8
 REL_TOL = 1e-10
 # Instances per numpy block: keeps temporaries cache-sized.
 BLOCK = 16384
+# Node rows per exact-scoring chunk (candidates x nodes).
+EXACT_CHUNK = 65536
 
 N_METRICS = len(METRICS)
 MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
@@ -649,10 +651,16 @@ class ExactScorer:
 
     def scores(self, changes):
         """changes: list of {node idx: Node}; returns exact scores (list of float)."""
-        if not changes:
-            return []
         if not self.online.any():
             return [0.0] * len(changes)
+        # Bounded chunks: many exact ties must not mean one huge matrix.
+        step = max(1, EXACT_CHUNK // max(1, len(self.nodes)))
+        scores = []
+        for start in range(0, len(changes), step):
+            scores.extend(self._scores(changes[start:start + step]))
+        return scores
+
+    def _scores(self, changes):
         c = len(changes)
         mat = np.repeat(self.base[None, :, :], c, axis=0)
         maps = []

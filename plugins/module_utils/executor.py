@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 
 from .errors import HtoolsError
-from .rapi import FINAL_JOB_STATUSES, RapiError, job_error_text
+from .rapi import FINAL_JOB_STATUSES, RapiError, RapiSubmissionUnknown, job_error_text
 
 SUCCESS, FAILED, NOT_STARTED, RUNNING, UNKNOWN = (
     "success", "failed", "not_started", "running", "unknown")
@@ -113,10 +113,14 @@ def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1
             for mv in active:
                 mv.record["status"] = UNKNOWN
                 mv.record["error"] = "contact lost while job %s was running: %s" % (mv.job, err)
+            lost = ["move %d (%s)" % (mv.index, mv.record["instance"]) for mv in moves.values()
+                    if mv.record["status"] == UNKNOWN and mv not in active]
             report = _report(moves, stop)
             raise ExecutionError("execution stopped, the cluster became unreachable: %s; "
-                                 "jobs that were running: %s"
-                                 % (err, [mv.job for mv in active]), report)
+                                 "jobs that were running: %s%s"
+                                 % (err, [mv.job for mv in active],
+                                    "; submitted, answer lost: %s" % ", ".join(lost)
+                                    if lost else ""), report)
         if not failure:
             done_sets += 1
     report = _report(moves, stop)
@@ -131,6 +135,15 @@ def _advance(client, mv, reason, jobset):
     tag = "%s:m%d:o%d" % (reason, mv.index, mv.step + 1)
     try:
         mv.job = submit_opcode(client, op, tag)
+    except RapiSubmissionUnknown as err:
+        if not err.may_exist:
+            mv.record["status"] = FAILED
+            mv.record["error"] = "submitting %s (jobset %d) failed: %s" % (op["OP_ID"], jobset, err)
+            return mv.record["error"]
+        # the job may be running: the cluster became unreachable (handled by the caller)
+        mv.record["status"] = UNKNOWN
+        mv.record["error"] = "submitting %s (jobset %d): %s" % (op["OP_ID"], jobset, err)
+        raise
     except RapiError as err:
         mv.record["status"] = FAILED
         mv.record["error"] = "submitting %s (jobset %d) failed: %s" % (op["OP_ID"], jobset, err)

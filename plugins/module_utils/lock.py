@@ -5,8 +5,10 @@
 
 Ganeti has no advisory lock over RAPI, but cluster tags are shared, durable
 and changed by jobs, which is enough for "one balancing run at a time":
-take the lock by adding a tag, re-read the tags, and if another live lock
-is there too, the smallest tag wins and the other run withdraws.
+take the lock by adding a tag, then re-read the tags.  Only a run that then
+sees no other live lock goes ahead.  If other live locks are there too, the
+larger tags withdraw at once and the smallest waits (up to `settle` seconds)
+for them to go away, so that exactly one of several racing runs proceeds.
 """
 
 from __future__ import annotations
@@ -47,13 +49,16 @@ class ClusterLock:
     """Acquire with `acquire()`, give back with `release()` (also on failure)."""
 
     def __init__(self, client, ttl=3600, owner=None, reason=None, clock=time.time,
-                 job_timeout=300.0):
+                 job_timeout=300.0, settle=30.0, poll=1.0, sleep=time.sleep):
         self.client = client
         self.ttl = int(ttl)
         self.owner = owner or new_owner()
         self.reason = reason
         self.clock = clock
         self.job_timeout = job_timeout
+        self.settle = settle      # how long the smallest of rival tags waits for the others
+        self.poll = poll
+        self.sleep = sleep
         self.tag = None
 
     def _locks(self):
@@ -83,12 +88,20 @@ class ClusterLock:
         tag = "%s%s:%d" % (LOCK_TAG_PREFIX, self.owner, now + self.ttl)
         self._run(self.client.add_cluster_tags, [tag], "take")
         self.tag = tag
-        now = int(self.clock())
-        rivals = sorted(lk[0] for lk in self._locks() if lk[2] > now)
-        if rivals and rivals[0] != tag:
-            self.release()
-            raise LockHeld(_held_message((rivals[0],) + parse(rivals[0]), now))
-        return self
+        # Rival tags: the larger ones withdraw; the smallest waits until they are
+        # gone.  It must not go ahead while one is there: that run may have read
+        # the tags before this tag existed and gone ahead itself.
+        waits = int(self.settle / self.poll) if self.poll > 0 else 0
+        while True:
+            now = int(self.clock())
+            rivals = sorted(lk[0] for lk in self._locks() if lk[2] > now and lk[0] != tag)
+            if not rivals:
+                return self
+            if rivals[0] < tag or waits <= 0:
+                self.release()
+                raise LockHeld(_held_message((rivals[0],) + parse(rivals[0]), now))
+            waits -= 1
+            self.sleep(self.poll)
 
     def release(self):
         if self.tag is None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import ssl
 import time
 
 try:
@@ -59,8 +60,19 @@ class RapiUnreachable(RapiError):
     """No connection could be made (refused, DNS, TLS)."""
 
 
+class RapiCertificateError(RapiUnreachable):
+    """The server's TLS certificate was refused; retrying cannot help."""
+
+
 class RapiSubmissionUnknown(RapiError):
-    """A job submission's answer was lost and the job could not be found."""
+    """A job submission's answer was lost and the job could not be found.
+
+    `may_exist` is true when the job queue could not be searched either: the
+    job may well have been queued and be running."""
+
+    def __init__(self, message, may_exist=False):
+        self.may_exist = may_exist
+        super().__init__(message)
 
 
 class JobFailed(RapiError):
@@ -125,9 +137,13 @@ class RapiClient:
             raise RapiTimeout("%s %s: no answer within %ss (%s)"
                               % (method, path, self.timeout, err.__class__.__name__))
         except requests.exceptions.SSLError as err:
-            raise RapiUnreachable("%s %s: TLS verification failed (%s); give the cluster's CA "
-                                  "with ca_path, or set validate_certs=false knowingly"
-                                  % (method, path, _short(err)))
+            if _certificate_refused(err):
+                raise RapiCertificateError(
+                    "%s %s: TLS verification failed (%s); give the cluster's CA with ca_path, "
+                    "or set validate_certs=false knowingly" % (method, path, _short(err)))
+            # e.g. the connection was cut during the handshake: a transport failure
+            raise RapiUnreachable("%s %s: TLS connection to %s failed (%s)"
+                                  % (method, path, self.url, _short(err)))
         except requests.exceptions.ConnectionError as err:
             raise RapiUnreachable("%s %s: cannot connect to %s (%s)"
                                   % (method, path, self.url, _short(err)))
@@ -148,7 +164,7 @@ class RapiClient:
                 return self._request("GET", path, query, body)
             except (RapiUnreachable, RapiTimeout, RapiServerError) as err:
                 retryable = not isinstance(err, RapiServerError) or err.status in RETRY_STATUSES
-                if not retryable or attempt >= self.retries or "TLS" in str(err):
+                if not retryable or attempt >= self.retries or isinstance(err, RapiCertificateError):
                     raise
                 attempt += 1
                 self.sleep(self.backoff * (2 ** (attempt - 1)) * (0.5 + random.random()))
@@ -164,7 +180,13 @@ class RapiClient:
         except (RapiUnreachable, RapiTimeout) as err:
             if not reason:
                 raise
-            found = self._find_job_by_reason(reason)
+            try:
+                found = self._find_job_by_reason(reason)
+            except RapiError as lookup_err:
+                raise RapiSubmissionUnknown(
+                    "%s %s: the answer was lost (%s) and the job queue could not be searched "
+                    "for reason %r (%s); the job may have been queued; nothing more is submitted"
+                    % (method, path, err, reason, lookup_err), may_exist=True)
             if found is None:
                 raise RapiSubmissionUnknown(
                     "%s %s: the answer was lost (%s) and no job with reason %r was found; "
@@ -173,10 +195,7 @@ class RapiClient:
         return _job_id(job_id, method, path)
 
     def _find_job_by_reason(self, reason):
-        try:
-            jobs = self.get("/2/jobs", {"bulk": 1})
-        except RapiError:
-            return None
+        jobs = self.get("/2/jobs", {"bulk": 1})
         for job in jobs or []:
             for op in job.get("ops") or []:
                 for entry in (op or {}).get("reason") or []:
@@ -276,6 +295,21 @@ def _job_id(value, method, path):
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise RapiError("%s %s: expected a job id, got %r" % (method, path, value))
     return int(value)
+
+
+def _certificate_refused(err):
+    """Whether an SSL error means the certificate was refused (as opposed to a
+    connection that broke during the handshake, which is worth retrying)."""
+    seen, todo = set(), [err]
+    while todo:
+        exc = todo.pop()
+        if not isinstance(exc, BaseException) or id(exc) in seen:
+            continue
+        seen.add(id(exc))
+        if isinstance(exc, ssl.SSLCertVerificationError):
+            return True
+        todo.extend((exc.__cause__, exc.__context__, getattr(exc, "reason", None)) + exc.args)
+    return "certificate verify failed" in str(err).lower()
 
 
 def _short(err):

@@ -541,10 +541,13 @@ def _execute(module, client, plan, snapshot_state, result):
 
 
 def _release(module, lock):
+    tag = lock.tag      # release() forgets it before trying
     try:
         lock.release()
     except HtoolsError as err:
-        module.warn("could not release the cluster lock %s: %s" % (lock.tag, to_native(err)))
+        module.warn("could not release the cluster lock %s: %s; it expires by itself after "
+                    "lock_ttl, or remove that cluster tag once this run is known to be over"
+                    % (tag, to_native(err)))
 
 
 def main():
