@@ -1,11 +1,15 @@
 # Build and test entry points of the ganeti.htools collection.
 #
 #   make example   plan a balance (check mode) of the bundled example cluster
-#   make test      the whole suite: pytest, ansible-test sanity, ansible-lint, build
+#   make test      the whole suite: pytest, integration (as root), ansible-test
+#                  sanity, ansible-lint, build
+#   make integration   tests against a real Ganeti 3.0.2 cluster (tests/lab), as root
 #
-# Sub-targets: venv deps hbal unit sanity lint build clean distclean.
+# Sub-targets: venv deps hbal unit integration sanity lint build clean distclean.
 # Only `hbal` (and so `test` and `unit`) may need root: it apt-installs
-# ganeti-htools-3.0 when the real hbal is missing.
+# ganeti-htools-3.0 when the real hbal is missing.  `integration` needs root:
+# its lab (tests/lab/up.sh) apt-installs Ganeti and builds an isolated network
+# namespace; `make test` runs it only as root and says so otherwise.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -26,6 +30,7 @@ SANITY_ROOT := $(SANITY_TOP)/ansible_collections/ganeti/htools
 DIST_DIR := $(CURDIR)/dist
 
 PYTEST_ARGS ?=
+INTEGRATION_ARGS ?=
 SANITY_ARGS ?=
 
 # Every ansible command run by make sees the collection through the symlink
@@ -39,12 +44,14 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
 
-.PHONY: help example test deps venv hbal link unit sanity lint build clean distclean
+.PHONY: help example test deps venv hbal link unit integration sanity lint build clean distclean
 
 help:
 	@echo "make example   plan a balance (check mode) of playbooks/files/example.data"
-	@echo "make test      whole suite (needs root once, to apt-install $(HTOOLS_DEB))"
-	@echo "sub-targets:   venv deps hbal unit sanity lint build clean distclean"
+	@echo "make test      whole suite (needs root once, to apt-install $(HTOOLS_DEB);"
+	@echo "               the integration tests run only as root)"
+	@echo "make integration  tests against a real Ganeti cluster in an isolated netns (root)"
+	@echo "sub-targets:   venv deps hbal unit integration sanity lint build clean distclean"
 
 # ---------------------------------------------------------------- environment
 
@@ -105,13 +112,28 @@ example: venv link
 
 test: deps
 	$(MAKE) --no-print-directory unit
+	@if [ "$$(id -u)" = 0 ]; then \
+	  $(MAKE) --no-print-directory integration; \
+	else \
+	  echo "== make test: integration tests NOT run (they need root: sudo make integration)"; \
+	fi
 	$(MAKE) --no-print-directory sanity
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory build
 	@echo "== make test: all passed"
 
 unit: deps link
-	$(BIN)/pytest tests/ $(PYTEST_ARGS)
+	$(BIN)/pytest tests/ --ignore=tests/integration $(PYTEST_ARGS)
+
+# A real Ganeti 3.0.2 cluster (3 nodes, fake hypervisor) in an isolated network
+# namespace, reached over RAPI on 127.0.0.1 only: brought up once, torn down
+# at the end (tests/lab/up.sh, down.sh; see tests/integration/conftest.py).
+# Fails instead of skipping when the lab cannot run here.
+integration: deps link
+	@if [ "$$(id -u)" != 0 ]; then \
+	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \
+	fi
+	HTOOLS_REQUIRE_LAB=1 $(BIN)/pytest tests/integration $(INTEGRATION_ARGS)
 
 # ansible-test needs the collection at .../ansible_collections/ganeti/htools:
 # copy the files git knows (tracked and untracked-but-not-ignored) there and

@@ -445,8 +445,8 @@ def _rows(base, g):
 
 MOVE_CODES = (FAILOVER, FAILOVER_TO_ANY, REPLACE_SECONDARY, REPLACE_AND_FAILOVER,
               REPLACE_PRIMARY, FAILOVER_AND_REPLACE)
-# Candidates kept for exact re-scoring: those within this band of the best
-# approximate score seen so far (a few times the approximation error bound).
+
+
 class _Pool:
     """Bulk candidates near the best approximate score: score, hbal rank, identity.
 

@@ -10,6 +10,7 @@ from .model import (ALLOC_POLICIES, DISK_TEMPLATES, RUN_STATUSES, NO_NODE, Clust
                     Instance, IPolicy, ISpec, Node)
 from .parsing import FieldReader, hs_lines, read_text, sep_split
 
+
 def split_sections(text):
     """Split into sections on empty lines, remembering each line's number."""
     sections = [[]]

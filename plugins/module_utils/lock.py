@@ -7,8 +7,10 @@ Ganeti has no advisory lock over RAPI, but cluster tags are shared, durable
 and changed by jobs, which is enough for "one balancing run at a time":
 take the lock by adding a tag, then re-read the tags.  Only a run that then
 sees no other live lock goes ahead.  If other live locks are there too, the
-larger tags withdraw at once and the smallest waits (up to `settle` seconds)
-for them to go away, so that exactly one of several racing runs proceeds.
+larger tags withdraw at once and the smallest waits a little (`settle`) for
+them to go away: a rival that stays may have read the tags before this tag
+existed and gone ahead, so the smallest then withdraws too.  At most one of
+several racing runs proceeds.
 """
 
 from __future__ import annotations
@@ -49,14 +51,16 @@ class ClusterLock:
     """Acquire with `acquire()`, give back with `release()` (also on failure)."""
 
     def __init__(self, client, ttl=3600, owner=None, reason=None, clock=time.time,
-                 job_timeout=300.0, settle=30.0, poll=1.0, sleep=time.sleep):
+                 job_timeout=300.0, settle=None, poll=1.0, sleep=time.sleep):
         self.client = client
         self.ttl = int(ttl)
         self.owner = owner or new_owner()
         self.reason = reason
         self.clock = clock
         self.job_timeout = job_timeout
-        self.settle = settle      # how long the smallest of rival tags waits for the others
+        # how long the smallest of rival tags waits for the others to withdraw;
+        # default: twice what our own tag job took, 5 to 120 seconds
+        self.settle = settle
         self.poll = poll
         self.sleep = sleep
         self.tag = None
@@ -86,12 +90,16 @@ class ClusterLock:
         if expired:   # take over locks whose holder did not release them in time
             self._run(self.client.delete_cluster_tags, expired, "takeover")
         tag = "%s%s:%d" % (LOCK_TAG_PREFIX, self.owner, now + self.ttl)
+        started = self.clock()
         self._run(self.client.add_cluster_tags, [tag], "take")
         self.tag = tag
+        settle = self.settle
+        if settle is None:    # a rival withdraws with one read and one tag job
+            settle = min(120.0, max(5.0, 2 * (self.clock() - started) + 1))
         # Rival tags: the larger ones withdraw; the smallest waits until they are
         # gone.  It must not go ahead while one is there: that run may have read
         # the tags before this tag existed and gone ahead itself.
-        waits = int(self.settle / self.poll) if self.poll > 0 else 0
+        waits = int(settle / self.poll) if self.poll > 0 else 0
         while True:
             now = int(self.clock())
             rivals = sorted(lk[0] for lk in self._locks() if lk[2] > now and lk[0] != tag)

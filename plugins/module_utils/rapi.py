@@ -223,7 +223,11 @@ class RapiClient:
         return self.get("/2/tags")
 
     def job(self, job_id):
-        return self.get("/2/jobs/%s" % job_id)
+        job = self.get("/2/jobs/%s" % job_id)
+        # Ganeti 3.0 answers an unknown job id with 200 and every field null
+        if not isinstance(job, dict) or job.get("status") is None:
+            raise RapiNotFound("GET /2/jobs/%s: no such job" % job_id, status=404)
+        return job
 
     # -- jobs --------------------------------------------------------------
     def _move_instance(self, action, name, target_node, reason, depends, extra):

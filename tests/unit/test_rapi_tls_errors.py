@@ -1,0 +1,80 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""TLS failures: a refused certificate is final, a handshake cut short is retried.
+
+Found with the integration lab: stopping the RAPI relay while a request was in
+its TLS handshake gave SSLEOFError, which was reported as "TLS verification
+failed ... give the cluster's CA" and never retried.
+"""
+
+from __future__ import annotations
+
+import ssl
+
+import pytest
+import requests
+from urllib3.exceptions import MaxRetryError, SSLError as Urllib3SSLError
+
+from ansible_collections.ganeti.htools.plugins.module_utils import rapi
+
+
+class Reply:
+    status_code = 200
+    reason = "OK"
+
+    def json(self):
+        return {"name": "cluster"}
+
+
+class Session:
+    def __init__(self, script):
+        self.script = list(script)
+        self.calls = 0
+        self.headers = {}
+        self.auth = None
+
+    def request(self, *_args, **_kwargs):
+        self.calls += 1
+        step = self.script.pop(0)
+        if isinstance(step, Exception):
+            raise step
+        return step
+
+
+def requests_ssl_error(cause):
+    """What requests raises, wrapping urllib3's errors, for an ssl-module error."""
+    wrapped = MaxRetryError(None, "/2/info", reason=Urllib3SSLError(cause))
+    return requests.exceptions.SSLError(wrapped)
+
+
+def client(script):
+    session = Session(script)
+    return rapi.RapiClient("https://cluster.example.com:5080", session=session,
+                           sleep=lambda _s: None), session
+
+
+def test_a_refused_certificate_fails_at_once_and_names_ca_path():
+    refused = ssl.SSLCertVerificationError(1, "[SSL: CERTIFICATE_VERIFY_FAILED] certificate "
+                                              "verify failed: unable to get local issuer")
+    cli, session = client([requests_ssl_error(refused)])
+    with pytest.raises(rapi.RapiCertificateError) as err:
+        cli.info()
+    assert session.calls == 1
+    assert "TLS verification failed" in str(err.value) and "ca_path" in str(err.value)
+    assert isinstance(err.value, rapi.RapiUnreachable)
+
+
+def test_a_handshake_cut_short_is_a_connection_failure_and_is_retried():
+    eof = ssl.SSLEOFError(8, "[SSL: UNEXPECTED_EOF_WHILE_READING] EOF occurred in violation "
+                             "of protocol")
+    cli, session = client([requests_ssl_error(eof), requests_ssl_error(eof), Reply()])
+    assert cli.info() == {"name": "cluster"}
+    assert session.calls == 3
+
+    cli, session = client([requests_ssl_error(eof)] * 5)
+    with pytest.raises(rapi.RapiUnreachable) as err:
+        cli.info()
+    assert session.calls == 5 and not isinstance(err.value, rapi.RapiCertificateError)
+    assert "TLS connection to https://cluster.example.com:5080 failed" in str(err.value)
+    assert "ca_path" not in str(err.value)
