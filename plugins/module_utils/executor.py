@@ -56,13 +56,18 @@ class _Move:
         self.ops = move["opcodes"]
         self.step = 0
         self.job = None
+        self.since = None       # when the current job was submitted
         self.record = {"index": self.index, "instance": move["instance"], "status": NOT_STARTED,
                        "jobs": [], "opcodes_done": 0, "opcodes": len(self.ops), "error": None}
 
 
 def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1.0,
-                 clock=time.monotonic, sleep=time.sleep):
-    """Run the plan's moves; returns the report, or raises ExecutionError with it."""
+                 clock=time.monotonic, sleep=time.sleep, job_timeout=None):
+    """Run the plan's moves; returns the report, or raises ExecutionError with it.
+
+    A job still running after `job_timeout` seconds is left to Ganeti and
+    counts as a failure with an unknown outcome: nothing more is submitted.
+    """
     moves = {m["index"]: _Move(m) for m in plan["moves"]}
     started = clock()
     stop = None          # why no further jobset starts
@@ -81,6 +86,7 @@ def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1
                 while queue and not failure and len(active) < max(1, max_parallel):
                     mv = queue.pop(0)
                     failure = _advance(client, mv, reason, number) or failure
+                    mv.since = clock()
                     if mv.record["status"] == RUNNING:
                         active.append(mv)
                 if failure:
@@ -90,6 +96,12 @@ def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1
                     job = client.job(mv.job)
                     status = job.get("status")
                     if status not in FINAL_JOB_STATUSES:
+                        if job_timeout is not None and clock() - mv.since > job_timeout:
+                            mv.record["status"] = UNKNOWN
+                            mv.record["error"] = ("job %s still %s after %ss; not waited for"
+                                                  % (mv.job, status, job_timeout))
+                            failure = failure or mv.record["error"]
+                            active.remove(mv)
                         continue
                     progressed = True
                     if status == SUCCESS:
@@ -97,6 +109,7 @@ def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1
                         mv.record["opcodes_done"] = mv.step
                         if mv.step < len(mv.ops):
                             failure = _advance(client, mv, reason, number) or failure
+                            mv.since = clock()
                         else:
                             mv.record["status"] = SUCCESS
                     else:

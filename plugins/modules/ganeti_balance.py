@@ -68,6 +68,12 @@ options:
       - Seconds to wait for the lock's tag jobs.
     type: int
     default: 600
+  move_timeout:
+    description:
+      - Seconds a single move job (migration, failover, disk replacement) may run.
+      - A job still running then is left to Ganeti, reported with an unknown outcome,
+        and nothing more is submitted. No limit by default (disk copies can take hours).
+    type: int
   save_state:
     description:
       - Path prefix of the cluster state files to write, like C(hbal -S).
@@ -523,7 +529,8 @@ def _execute(module, client, plan, snapshot_state, result):
         else:
             report = execute_plan(client, plan, 'ganeti.htools:%s' % plan['plan_id'],
                                   max_parallel=params['max_parallel'],
-                                  max_duration=params['max_duration'])
+                                  max_duration=params['max_duration'],
+                                  job_timeout=params['move_timeout'])
     except ExecutionError as err:
         report = err.report
         failure = dict(msg=to_native(err))
@@ -565,6 +572,7 @@ def main():
         max_duration=dict(type='int'),
         lock_ttl=dict(type='int', default=7200),
         job_timeout=dict(type='int', default=600),
+        move_timeout=dict(type='int'),
     )
     argument_spec.update(ALGORITHM_OPTIONS)
     argument_spec.update(rapi_argument_spec(env_fallback))

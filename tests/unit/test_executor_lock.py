@@ -174,6 +174,17 @@ def test_losing_the_cluster_marks_running_moves_unknown_and_submits_nothing_more
     assert len(cluster.submitted) == 2
 
 
+def test_a_job_that_never_ends_stops_the_run_after_the_job_timeout():
+    ticks = iter(range(0, 100000, 5))
+    cluster = FakeCluster(duration=10 ** 6)
+    with pytest.raises(executor.ExecutionError) as err:
+        run(cluster, job_timeout=60, clock=lambda: next(ticks))
+    report = err.value.report
+    assert "not waited for" in str(err.value)
+    assert report["unknown"] == [1, 2] and report["not_started"] == [3, 4]
+    assert len(cluster.submitted) == 2
+
+
 def test_lock_is_exclusive_and_released():
     cluster = FakeCluster()
     first = lock.ClusterLock(cluster, ttl=600, owner="a", clock=lambda: 1000).acquire()
