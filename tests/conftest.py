@@ -42,3 +42,60 @@ if COLLECTIONS_DIR not in sys.path:
 
 _paths = [p for p in os.environ.get('ANSIBLE_COLLECTIONS_PATH', '').split(os.pathsep) if p and p != COLLECTIONS_DIR]
 os.environ['ANSIBLE_COLLECTIONS_PATH'] = os.pathsep.join([COLLECTIONS_DIR] + _paths)
+
+
+# -- fixtures shared by the unit and differential suites ---------------------
+
+import pytest  # noqa: E402
+
+import testkit  # noqa: E402  (tests/ is on sys.path: this conftest lives there)
+
+
+@pytest.fixture(scope="session")
+def cluster_gen():
+    """The ``tests/gen/cluster_gen.py`` module."""
+    return testkit.load("cluster_gen")
+
+
+@pytest.fixture(scope="session")
+def balance_gen(cluster_gen):
+    """The ``tests/gen/balance_options.py`` module (random hbal options)."""
+    return testkit.load("balance_options")
+
+
+@pytest.fixture(scope="session")
+def hbal_oracle():
+    """The ``tests/oracle/hbal.py`` module."""
+    return testkit.load("hbal_oracle")
+
+
+@pytest.fixture(scope="session")
+def balance_oracle():
+    """The ``tests/oracle/hbal_balance.py`` module (balancing runs)."""
+    return testkit.load("hbal_balance")
+
+
+@pytest.fixture(scope="session")
+def require_hbal(hbal_oracle):
+    """Skip when the real hbal binary is not installed."""
+    if not hbal_oracle.hbal_available():
+        pytest.skip("hbal not available at %s (apt-get install -y ganeti-htools-3.0)"
+                    % hbal_oracle.HBAL_PATH)
+    return hbal_oracle.HBAL_PATH
+
+
+@pytest.fixture(scope="session")
+def htools_balance():
+    """``(plan_balance, BalanceOptions, hs_fixed)`` from the collection.
+
+    An import failure is a test error, not a skip.
+    """
+    try:
+        from ansible_collections.ganeti.htools.plugins.module_utils.balance_plan import (
+            plan_balance)
+        from ansible_collections.ganeti.htools.plugins.module_utils.balancer import (
+            BalanceOptions)
+        from ansible_collections.ganeti.htools.plugins.module_utils.numfmt import hs_fixed
+    except ImportError as exc:
+        pytest.fail("cannot import the ganeti.htools balancer: %r" % (exc,), pytrace=False)
+    return plan_balance, BalanceOptions, hs_fixed

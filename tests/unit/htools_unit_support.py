@@ -22,49 +22,32 @@ evac-roller-spec 2.1.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import pathlib
 import subprocess
-import sys
 
+import testkit
 from ansible_collections.ganeti.htools.plugins.module_utils import model as core_model
 from ansible_collections.ganeti.htools.plugins.module_utils.model import (
     ClusterData, Group, Instance, IPolicy, ISpec, Node)
 
-TESTS_DIR = pathlib.Path(__file__).resolve().parent.parent
+TESTS_DIR = testkit.TESTS_DIR
 SPEC_DATA_DIR = TESTS_DIR / "data" / "spec"
-
-
-def _load(modname, relpath):
-    if modname in sys.modules:
-        return sys.modules[modname]
-    path = TESTS_DIR / relpath
-    spec = importlib.util.spec_from_file_location(modname, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[modname] = mod   # dataclasses need the module registered
-    try:
-        spec.loader.exec_module(mod)
-    except BaseException:
-        del sys.modules[modname]
-        raise
-    return mod
 
 
 def cluster_gen():
     """tests/gen/cluster_gen.py (same module object as the differential tests')."""
-    return _load("htools_difftest_cluster_gen", "gen/cluster_gen.py")
+    return testkit.load("cluster_gen")
 
 
 def hbal_oracle():
     """tests/oracle/hbal.py (same module object as the differential tests')."""
-    return _load("htools_difftest_hbal_oracle", "oracle/hbal.py")
+    return testkit.load("hbal_oracle")
 
 
 def score_parity():
     """tests/differential/test_score_parity.py, for its ``compare()``."""
-    return _load("htools_unit_score_parity", "differential/test_score_parity.py")
+    return testkit.load("score_parity")
 
 
 # ---------------------------------------------------------------------------

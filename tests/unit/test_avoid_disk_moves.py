@@ -37,7 +37,7 @@ RAW = dict(min_gain_limit=-1.0)
 @pytest.fixture(scope="module")
 def planner(balance_gen, htools_balance, tmp_path_factory):
     """planner(seed, **BalanceOptions overrides) -> plan dict (cached)."""
-    plan_balance, BalanceOptions = htools_balance
+    plan_balance, BalanceOptions, _hs_fixed = htools_balance
     root = tmp_path_factory.mktemp("avoid")
     cache = {}
     files = {}
@@ -246,7 +246,7 @@ TIE_SEEDS = (59, 69, 78, 88)
 @pytest.mark.parametrize("seed", TIE_SEEDS)
 def test_equal_gains_take_the_migration(seed, tmp_path, htools_balance):
     """``<=``: with factor 1 an exact tie goes to the migration."""
-    plan_balance, BalanceOptions = htools_balance
+    plan_balance, BalanceOptions, _hs_fixed = htools_balance
     path = tmp_path / "tie.data"
     path.write_text(_tie_cluster(seed))
 
