@@ -47,6 +47,8 @@ REL_TOL = 1e-10
 BLOCK = 16384
 # Node rows per exact-scoring chunk (candidates x nodes).
 EXACT_CHUNK = 65536
+# Candidates re-scored exactly per batch.
+EXACT_PICKS = 256
 
 N_METRICS = len(METRICS)
 MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
@@ -827,16 +829,20 @@ def _choose(state, opts, scorer, pool, exact_pool, tolerance):
             upto = int(np.searchsorted(sorted_approx, limit, side="right"))
             picks = order[done:upto]
             done = max(done, upto)
-            tried = []
-            for j in picks:
-                key = (int(inst[j]), MOVE_CODES[move[j]], int(target[j]))
-                result = apply_move(state.nodes, state.instances[key[0]], key[1], key[2],
-                                    opts.force)
-                if isinstance(result, str):
-                    raise _Disagreement("%r: %s" % (key, result))
-                tried.append((int(rank[j]), key, result))
-            for (rk, key, result), score in zip(tried, scorer.scores([t[2][0] for t in tried])):
-                best = _pick(best, (score, rk, key, result))
+            # In chunks: exact ties can make thousands of picks, and each
+            # tried move holds node copies.
+            for start in range(0, len(picks), EXACT_PICKS):
+                tried = []
+                for j in picks[start:start + EXACT_PICKS]:
+                    key = (int(inst[j]), MOVE_CODES[move[j]], int(target[j]))
+                    result = apply_move(state.nodes, state.instances[key[0]], key[1], key[2],
+                                        opts.force)
+                    if isinstance(result, str):
+                        raise _Disagreement("%r: %s" % (key, result))
+                    tried.append((int(rank[j]), key, result))
+                scores = scorer.scores([t[2][0] for t in tried])
+                for (rk, key, result), score in zip(tried, scores):
+                    best = _pick(best, (score, rk, key, result))
             if best is None or best[0] <= bound or done >= len(order):
                 break
             bound = best[0]
