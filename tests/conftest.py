@@ -91,9 +91,9 @@ def htools_balance():
     An import failure is a test error, not a skip.
     """
     try:
-        from ansible_collections.ganeti.htools.plugins.module_utils.balance_plan import (
+        from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
             plan_balance)
-        from ansible_collections.ganeti.htools.plugins.module_utils.balancer import (
+        from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.loop import (
             BalanceOptions)
         from ansible_collections.ganeti.htools.plugins.module_utils.numfmt import hs_fixed
     except ImportError as exc:

@@ -403,18 +403,18 @@ from ansible.module_utils.basic import AnsibleModule, env_fallback
 from ansible.module_utils.common.text.converters import to_native
 
 try:
-    from ansible_collections.ganeti.htools.plugins.module_utils.balance_plan import (
+    from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
         plan_from_data, prepare_for_balance)
-    from ansible_collections.ganeti.htools.plugins.module_utils.balancer import BalanceOptions
-    from ansible_collections.ganeti.htools.plugins.module_utils.connection import (
+    from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.loop import BalanceOptions
+    from ansible_collections.ganeti.htools.plugins.module_utils.live.source import (
         rapi_argument_spec, read_cluster, unreadable)
     from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
-    from ansible_collections.ganeti.htools.plugins.module_utils.executor import (
+    from ansible_collections.ganeti.htools.plugins.module_utils.live.executor import (
         ExecutionError, execute_plan)
-    from ansible_collections.ganeti.htools.plugins.module_utils.live import (
+    from ansible_collections.ganeti.htools.plugins.module_utils.live.snapshot import (
         Snapshot, drift, fingerprint)
-    from ansible_collections.ganeti.htools.plugins.module_utils.lock import ClusterLock
-    from ansible_collections.ganeti.htools.plugins.module_utils.plan_doc import (
+    from ansible_collections.ganeti.htools.plugins.module_utils.live.lock import ClusterLock
+    from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import (
         check_plan, make_plan, model_state)
 except ImportError as import_error:  # e.g. numpy missing on the host that runs the module
     CORE_IMPORT_ERROR = to_native(import_error)

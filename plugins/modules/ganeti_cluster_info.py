@@ -384,8 +384,8 @@ from ansible.module_utils.basic import AnsibleModule, env_fallback
 from ansible.module_utils.common.text.converters import to_native
 
 try:
-    from ansible_collections.ganeti.htools.plugins.module_utils.cluster_info import info_from_data
-    from ansible_collections.ganeti.htools.plugins.module_utils.connection import (
+    from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import info_from_data
+    from ansible_collections.ganeti.htools.plugins.module_utils.live.source import (
         rapi_argument_spec, read_cluster, unreadable)
     from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 except ImportError as import_error:  # e.g. numpy missing on the host that runs the module

@@ -12,7 +12,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, ".cache", "collections"))
 
-from ansible_collections.ganeti.htools.plugins.module_utils.balance_plan import (  # noqa: E402
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (  # noqa: E402
     plan_balance)
 
 

@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils import candidates
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import bulk_search as candidates
 
 N_CASES = int(os.environ.get("HTOOLS_SEARCH_CASES", "100"))
 SEEDS = list(range(1, N_CASES + 1))

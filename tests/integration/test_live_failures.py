@@ -11,7 +11,7 @@ import time
 
 from labkit import LOCK_PREFIX
 
-from ansible_collections.ganeti.htools.plugins.module_utils.rapi import RapiClient
+from ansible_collections.ganeti.htools.plugins.module_utils.live.rapi import RapiClient
 
 
 class Trigger(threading.Thread):

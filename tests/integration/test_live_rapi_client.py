@@ -13,7 +13,8 @@ import uuid
 import pytest
 import requests
 
-from ansible_collections.ganeti.htools.plugins.module_utils import executor, rapi
+from ansible_collections.ganeti.htools.plugins.module_utils.live import executor
+from ansible_collections.ganeti.htools.plugins.module_utils.live import rapi
 
 
 def client(lab, session=None, user=None, password=None):

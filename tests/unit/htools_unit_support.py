@@ -27,9 +27,10 @@ import os
 import subprocess
 
 import testkit
-from ansible_collections.ganeti.htools.plugins.module_utils import model as core_model
-from ansible_collections.ganeti.htools.plugins.module_utils.model import (
-    ClusterData, Group, Instance, IPolicy, ISpec, Node)
+from ansible_collections.ganeti.htools.plugins.module_utils.model.cluster import ClusterData
+from ansible_collections.ganeti.htools.plugins.module_utils.model.group import Group, IPolicy, ISpec
+from ansible_collections.ganeti.htools.plugins.module_utils.model.instance import Instance
+from ansible_collections.ganeti.htools.plugins.module_utils.model.node import Node
 
 TESTS_DIR = testkit.TESTS_DIR
 SPEC_DATA_DIR = TESTS_DIR / "data" / "spec"
@@ -404,5 +405,5 @@ def model_to_ialloc(data, rng, hypervisor="xen-pvm", drained=(), not_vm_capable=
 __all__ = [
     "SPEC_DATA_DIR", "cluster_gen", "hbal_oracle", "score_parity", "canon", "snapshot",
     "snapshot_diff", "ipolicy_json", "model_to_rapi", "write_rapi_dir", "run_hbal_rapi",
-    "model_to_ialloc", "ADMIN_STATE_OF", "core_model",
+    "model_to_ialloc", "ADMIN_STATE_OF", "IPolicy",
 ]

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils import executor, lock, rapi
+from ansible_collections.ganeti.htools.plugins.module_utils.live import executor
+from ansible_collections.ganeti.htools.plugins.module_utils.live import lock
+from ansible_collections.ganeti.htools.plugins.module_utils.live import rapi
 
 
 class FakeCluster:

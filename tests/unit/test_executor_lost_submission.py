@@ -13,7 +13,8 @@ from __future__ import annotations
 import pytest
 import requests
 
-from ansible_collections.ganeti.htools.plugins.module_utils import executor, rapi
+from ansible_collections.ganeti.htools.plugins.module_utils.live import executor
+from ansible_collections.ganeti.htools.plugins.module_utils.live import rapi
 
 PLAN = {
     "moves": [{"index": 1, "instance": "inst1",

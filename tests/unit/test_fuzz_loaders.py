@@ -32,12 +32,12 @@ import traceback
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils.cluster_info import cluster_info
-from ansible_collections.ganeti.htools.plugins.module_utils.datasource import load_data_file
+from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import cluster_info
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
-from ansible_collections.ganeti.htools.plugins.module_utils.loader_text import load_text
-from ansible_collections.ganeti.htools.plugins.module_utils.loader_util import parse_util
-from ansible_collections.ganeti.htools.plugins.module_utils.pipeline import prepare, select_group
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.text import load_text
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.dynutil import parse_util
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare, select_group
 
 import htools_unit_support as support
 

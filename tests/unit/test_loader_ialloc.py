@@ -20,17 +20,17 @@ import random
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils.cluster_info import cluster_info
-from ansible_collections.ganeti.htools.plugins.module_utils.datasource import load_data_file
+from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import cluster_info
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import DataError
-from ansible_collections.ganeti.htools.plugins.module_utils.loader_ialloc import (
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.ialloc import (
     load_ialloc, load_ialloc_text)
-from ansible_collections.ganeti.htools.plugins.module_utils.loader_text import load_text
-from ansible_collections.ganeti.htools.plugins.module_utils.loader_util import parse_util
-from ansible_collections.ganeti.htools.plugins.module_utils.pipeline import prepare, select_group
-from ansible_collections.ganeti.htools.plugins.module_utils.score import (
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.text import load_text
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.dynutil import parse_util
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare, select_group
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.metrics import (
     breakdown, total_score)
-from ansible_collections.ganeti.htools.plugins.module_utils.writer_text import dump_text
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.text_save import dump_text
 
 import htools_unit_support as support
 
@@ -138,7 +138,7 @@ def test_ialloc_model_matches_text(seed, tmp_path, cluster_gen):
 
 
 def _policy():
-    return support.ipolicy_json(support.core_model.IPolicy.default())
+    return support.ipolicy_json(support.IPolicy.default())
 
 
 def _base_doc():

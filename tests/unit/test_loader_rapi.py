@@ -20,14 +20,14 @@ import random
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils.cluster_info import cluster_info
-from ansible_collections.ganeti.htools.plugins.module_utils.datasource import load_data_file
+from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import cluster_info
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import DataError, HtoolsError
-from ansible_collections.ganeti.htools.plugins.module_utils.loader_rapi import (
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.rapi_json import (
     DEFAULT_GROUP_UUID, load_rapi, load_rapi_dir)
-from ansible_collections.ganeti.htools.plugins.module_utils.loader_text import load_text
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.text import load_text
 from ansible_collections.ganeti.htools.plugins.module_utils.numfmt import hs_fixed
-from ansible_collections.ganeti.htools.plugins.module_utils.pipeline import prepare
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare
 
 import htools_unit_support as support
 
@@ -125,7 +125,7 @@ def test_rapi_model_equals_text_model(seed, tmp_path, cluster_gen):
 
 
 def _policy():
-    return support.ipolicy_json(support.core_model.IPolicy.default())
+    return support.ipolicy_json(support.IPolicy.default())
 
 
 def _group(name="default", uuid="uuid-g1"):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils import lock
+from ansible_collections.ganeti.htools.plugins.module_utils.live import lock
 
 A = "ganeti.htools:lock:a:1600"
 B = "ganeti.htools:lock:b:1600"

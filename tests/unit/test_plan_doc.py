@@ -10,10 +10,10 @@ import os
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils.balance_plan import (
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
     load_for_balance, plan_from_data)
-from ansible_collections.ganeti.htools.plugins.module_utils.live import drift, fingerprint
-from ansible_collections.ganeti.htools.plugins.module_utils.plan_doc import (
+from ansible_collections.ganeti.htools.plugins.module_utils.live.snapshot import drift, fingerprint
+from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import (
     PlanError, check_plan, make_plan, model_state)
 
 EVAC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),

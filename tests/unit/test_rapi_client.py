@@ -13,7 +13,7 @@ import json
 import pytest
 import requests
 
-from ansible_collections.ganeti.htools.plugins.module_utils import rapi
+from ansible_collections.ganeti.htools.plugins.module_utils.live import rapi
 
 
 NOT_JSON = object()

@@ -16,7 +16,7 @@ import pytest
 import requests
 from urllib3.exceptions import MaxRetryError, SSLError as Urllib3SSLError
 
-from ansible_collections.ganeti.htools.plugins.module_utils import rapi
+from ansible_collections.ganeti.htools.plugins.module_utils.live import rapi
 
 
 class Reply:

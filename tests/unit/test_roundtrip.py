@@ -22,10 +22,10 @@ import subprocess
 import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import LookupFailure
-from ansible_collections.ganeti.htools.plugins.module_utils.loader_text import load_text
-from ansible_collections.ganeti.htools.plugins.module_utils.loader_util import parse_util
-from ansible_collections.ganeti.htools.plugins.module_utils.pipeline import prepare, select_group
-from ansible_collections.ganeti.htools.plugins.module_utils.writer_text import dump_text
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.text import load_text
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.dynutil import parse_util
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare, select_group
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.text_save import dump_text
 
 import htools_unit_support as support
 

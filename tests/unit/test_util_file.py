@@ -18,13 +18,13 @@ import random
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils.cluster_info import cluster_info
+from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import cluster_info
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import DataError
-from ansible_collections.ganeti.htools.plugins.module_utils.loader_text import load_text
-from ansible_collections.ganeti.htools.plugins.module_utils.loader_util import (
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.text import load_text
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.dynutil import (
     load_util_file, parse_util)
 from ansible_collections.ganeti.htools.plugins.module_utils.numfmt import hs_fixed
-from ansible_collections.ganeti.htools.plugins.module_utils.pipeline import prepare
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare
 
 import htools_unit_support as support
 

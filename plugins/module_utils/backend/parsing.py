@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import DataError
+from ..errors import DataError
 
 _INT_RE = re.compile(r"\s*-?[0-9]+\Z")
 # Sizes beyond 2**53 MiB are nonsense and would lose precision as floats.

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from .numfmt import hs_fixed, hs_printf_f
+from ..numfmt import hs_fixed, hs_printf_f
 
 
 def _size(value, hbal_compat):

@@ -5,9 +5,12 @@
 
 from __future__ import annotations
 
-from .errors import DataError
-from .model import (ALLOC_POLICIES, DISK_TEMPLATES, RUN_STATUSES, NO_NODE, ClusterData, Group,
-                    Instance, IPolicy, ISpec, Node)
+from ..errors import DataError
+from ..model.cluster import ClusterData
+from ..model.group import Group, IPolicy, ISpec
+from ..model.instance import Instance
+from ..model.node import Node
+from ..model.vocabulary import ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE, RUN_STATUSES
 from .parsing import FieldReader, hs_lines, read_text, sep_split
 
 

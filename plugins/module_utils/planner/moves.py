@@ -9,7 +9,8 @@
 
 from __future__ import annotations
 
-from .model import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE, check_migration
+from ..model.node import check_migration
+from ..model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
 
 FAILOVER = "failover"                   # f
 FAILOVER_TO_ANY = "failover_to_any"     # fa:T

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 
-from .errors import HtoolsError
+from ..errors import HtoolsError
 from .rapi import FINAL_JOB_STATUSES, RapiError, RapiSubmissionUnknown, job_error_text
 
 SUCCESS, FAILED, NOT_STARTED, RUNNING, UNKNOWN = (

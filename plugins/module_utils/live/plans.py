@@ -13,8 +13,8 @@ from __future__ import annotations
 import datetime
 import uuid
 
-from .errors import HtoolsError
-from .live import fingerprint
+from ..errors import HtoolsError
+from .snapshot import fingerprint
 
 PLAN_FORMAT = "ganeti.htools/balance-plan/1"
 _MOVE_KEYS = ("index", "instance", "new_primary", "new_secondary", "move", "opcodes", "jobset")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 
-from .errors import DataError, LookupFailure
-from .model import NO_NODE
+from ..errors import DataError, LookupFailure
+from ..model.vocabulary import NO_NODE
 
 TAG_IEXTAGS = "htools:iextags:"
 TAG_DESIRED_LOCATION = "htools:desiredlocation:"

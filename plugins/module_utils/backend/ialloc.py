@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import json
 
-from .errors import DataError
+from ..errors import DataError
 from .jsonfields import JsonObject
-from .loader_rapi import parse_ipolicy
-from .model import (ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE, ClusterData, Group, Instance, Node)
+from .rapi_json import parse_ipolicy
+from ..model.cluster import ClusterData
+from ..model.group import Group
+from ..model.instance import Instance
+from ..model.node import Node
+from ..model.vocabulary import ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE
 
 _ADMIN_STATE = {"up": "running", "down": "ADMIN_down", "offline": "ADMIN_offline"}
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import os
 
-from .datasource import load_data_file
-from .errors import HtoolsError
-from .live import Snapshot
+from ..backend.detect import load_data_file
+from ..errors import HtoolsError
+from .snapshot import Snapshot
 from .rapi import RapiClient
 
 ENV = {

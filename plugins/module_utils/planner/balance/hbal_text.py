@@ -5,9 +5,9 @@
 
 from __future__ import annotations
 
-from .model import NO_NODE
-from .moves import FAILOVER, MOVE_STEPS, move_target, short_code
-from .numfmt import hs_fixed_w
+from ...model.vocabulary import NO_NODE
+from ..moves import FAILOVER, MOVE_STEPS, move_target, short_code
+from ...numfmt import hs_fixed_w
 
 
 def _alias(nodes, idx):

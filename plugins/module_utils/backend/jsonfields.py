@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from .errors import DataError
+from ..errors import DataError
 from .parsing import LIMIT
 
 _MISSING = object()

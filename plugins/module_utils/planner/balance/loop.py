@@ -11,10 +11,10 @@ candidates at once with numpy and confirms the best ones exactly.
 
 from __future__ import annotations
 
-from .model import MIRROR_INTERNAL, NO_NODE
-from .moves import FAILOVER, FAILOVER_TO_ANY, apply_move, possible_moves
-from .numfmt import hs_fixed, hs_g6
-from .score import cluster_score, optimal_score
+from ...model.vocabulary import MIRROR_INTERNAL, NO_NODE
+from ..moves import FAILOVER, FAILOVER_TO_ANY, apply_move, possible_moves
+from ...numfmt import hs_fixed, hs_g6
+from ..metrics import cluster_score, optimal_score
 
 
 class BalanceOptions:

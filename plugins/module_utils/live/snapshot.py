@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from .loader_rapi import load_rapi
+from ..backend.rapi_json import load_rapi
 
 
 class Snapshot:

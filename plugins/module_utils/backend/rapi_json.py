@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import os
 
-from .errors import DataError
+from ..errors import DataError
 from .jsonfields import JsonObject, load_json_file
-from .model import (ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE, RUN_STATUSES, ClusterData, Group,
-                    Instance, IPolicy, ISpec, Node)
+from ..model.cluster import ClusterData
+from ..model.group import Group, IPolicy, ISpec
+from ..model.instance import Instance
+from ..model.node import Node
+from ..model.vocabulary import ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE, RUN_STATUSES
 
 DEFAULT_GROUP_UUID = "00000000-0000-0000-0000-000000000000"
 _ISPEC_KEYS = ("memory-size", "cpu-count", "disk-size", "disk-count", "nic-count", "spindle-use")

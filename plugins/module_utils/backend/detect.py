@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import os
 
-from .loader_ialloc import load_ialloc_text
-from .loader_rapi import load_rapi_dir
-from .loader_text import load_text
+from .ialloc import load_ialloc_text
+from .rapi_json import load_rapi_dir
+from .text import load_text
 from .parsing import read_text
 
 

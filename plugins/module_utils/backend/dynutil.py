@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from .errors import DataError
+from ..errors import DataError
 from .parsing import hs_lines, parse_double_text, read_text
 
 UTIL_FIELDS = ("cpu", "mem", "dsk", "net")

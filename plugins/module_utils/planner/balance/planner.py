@@ -9,19 +9,19 @@ plan returned here.
 
 from __future__ import annotations
 
-from .balancer import BalanceOptions, balance, search_exhaustive
-from .candidates import search_bulk
-from .cluster_info import bad_nodes, instance_record
-from .datasource import load_data_file
-from .loader_util import load_util_file
-from .nodetable import format_table, node_record
-from .numfmt import hs_fixed
-from .pipeline import (apply_utilisation, merge_data, select_group, set_node_status,
+from .loop import BalanceOptions, balance, search_exhaustive
+from .bulk_search import search_bulk
+from ...report.cluster_info import bad_nodes, instance_record
+from ...backend.detect import load_data_file
+from ...backend.dynutil import load_util_file
+from ...report.nodetable import format_table, node_record
+from ...numfmt import hs_fixed
+from ...backend.prepare import (apply_utilisation, merge_data, select_group, set_node_status,
                        update_missing)
-from .plan import (command_script, command_script_lines, commands_stdout, jobsets, step_code,
+from .hbal_text import (command_script, command_script_lines, commands_stdout, jobsets, step_code,
                    step_commands, step_lines, step_opcodes)
-from .score import breakdown
-from .writer_text import save_text_file
+from ..metrics import breakdown
+from ...backend.text_save import save_text_file
 
 SEARCHES = {"bulk": search_bulk, "exhaustive": search_exhaustive}
 

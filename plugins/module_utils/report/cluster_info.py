@@ -5,11 +5,11 @@
 
 from __future__ import annotations
 
-from .datasource import load_data_file
-from .loader_util import load_util_file
+from ..backend.detect import load_data_file
+from ..backend.dynutil import load_util_file
 from .nodetable import format_table, node_record
-from .pipeline import prepare, select_group
-from .score import METRIC_NAMES, METRIC_WEIGHTS, breakdown, optimal_score, total_score
+from ..backend.prepare import prepare, select_group
+from ..planner.metrics import METRIC_NAMES, METRIC_WEIGHTS, breakdown, optimal_score, total_score
 
 
 def load_cluster(data_file, util_file=None, offline_nodes=(), exclusion_tags=(),

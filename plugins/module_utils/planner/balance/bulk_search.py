@@ -31,12 +31,12 @@ try:
 except ImportError:  # numpy is a declared dependency; the error is raised when used
     np = None
 
-from .balancer import Candidate, instance_moves, search_exhaustive, victims
-from .model import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
-from .moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, REPLACE_AND_FAILOVER,
+from .loop import Candidate, instance_moves, search_exhaustive, victims
+from ...model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
+from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, REPLACE_AND_FAILOVER,
                     REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move, possible_moves)
-from .errors import HtoolsError
-from .score import METRICS, MAP, ONLINE, STDDEV, SUM, node_values
+from ...errors import HtoolsError
+from ..metrics import METRICS, MAP, ONLINE, STDDEV, SUM, node_values
 
 # Exact re-scoring covers every candidate whose approximate score is this close
 # to the best: a floor, plus a bound on the approximation error derived from

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from .model import fdiv
+from ..model.vocabulary import fdiv
 
 STDDEV, SUM, MAP = "stddev", "sum", "map"
 ONLINE, OFFLINE = "online", "offline"

@@ -21,8 +21,8 @@ import socket
 import time
 import uuid
 
-from .errors import HtoolsError
-from .live import LOCK_TAG_PREFIX
+from ..errors import HtoolsError
+from .snapshot import LOCK_TAG_PREFIX
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._@+-]")
 

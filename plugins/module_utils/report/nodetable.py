@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from .numfmt import hs_fixed_w, hs_show_double, hs_show_list
+from ..numfmt import hs_fixed_w, hs_show_double, hs_show_list
 
 DEFAULT_FIELDS = ("status", "name", "tmem", "nmem", "imem", "xmem", "fmem", "umem", "rmem",
                   "tdsk", "fdsk", "tcpu", "ucpu", "pcnt", "scnt", "pfmem", "pfdsk", "rcpu",

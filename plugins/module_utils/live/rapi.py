@@ -21,7 +21,7 @@ try:
 except ImportError:  # requests is a declared dependency; the error is raised when used
     requests = None
 
-from .errors import HtoolsError
+from ..errors import HtoolsError
 
 FINAL_JOB_STATUSES = ("success", "error", "canceled")
 RETRY_STATUSES = (502, 503, 504)
