@@ -93,7 +93,7 @@ def htools_balance():
     try:
         from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
             plan_balance)
-        from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.loop import (
+        from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.options import (
             BalanceOptions)
         from ansible_collections.ganeti.htools.plugins.module_utils.numfmt import hs_fixed
     except ImportError as exc:

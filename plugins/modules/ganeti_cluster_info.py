@@ -378,73 +378,19 @@ data_warnings:
   sample: ["node node4.example.com is missing 1024 MB ram and 0 GB disk"]
 '''
 
-import traceback
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import SOURCE_OPTIONS
+from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
+from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
+from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import info_from_data
 
-from ansible.module_utils.basic import AnsibleModule, env_fallback
-from ansible.module_utils.common.text.converters import to_native
 
-try:
-    from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import info_from_data
-    from ansible_collections.ganeti.htools.plugins.module_utils.live.source import (
-        rapi_argument_spec, read_cluster, unreadable)
-    from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
-except ImportError as import_error:  # e.g. numpy missing on the host that runs the module
-    CORE_IMPORT_ERROR = to_native(import_error)
-    CORE_IMPORT_TRACEBACK = traceback.format_exc()
-
-    class HtoolsError(Exception):  # pylint: disable=function-redefined
-        """Placeholder so that the except clause below stays valid."""
-
-    def rapi_argument_spec(_fallback):  # pylint: disable=function-redefined
-        return {}
-else:
-    CORE_IMPORT_ERROR = None
-    CORE_IMPORT_TRACEBACK = None
+def _report(data, params):
+    return info_from_data(data, **{name: params[name] for name in SOURCE_OPTIONS})
 
 
 def main():
-    argument_spec = dict(
-        data_file=dict(type='path'),
-        util_file=dict(type='path'),
-        group=dict(type='str'),
-        offline_nodes=dict(type='list', elements='str', default=[]),
-        exclusion_tags=dict(type='list', elements='str', default=[]),
-        ignore_dynu=dict(type='bool', default=False),
-    )
-    argument_spec.update(rapi_argument_spec(env_fallback))
-    module = AnsibleModule(argument_spec=argument_spec, supports_check_mode=True)
-
-    if CORE_IMPORT_ERROR is not None:
-        module.fail_json(
-            msg="Cannot load the ganeti.htools core on this host's Python (%s); "
-                "install the collection's Python requirements (numpy, requests)" % CORE_IMPORT_ERROR,
-            exception=CORE_IMPORT_TRACEBACK,
-        )
-
-    for option in ('data_file', 'util_file'):
-        problem = unreadable(module.params, option)
-        if problem:
-            module.fail_json(msg=problem)
-
-    try:
-        data, _snapshot, _client = read_cluster(module.params)
-        result = info_from_data(
-            data,
-            util_file=module.params['util_file'],
-            group=module.params['group'],
-            offline_nodes=module.params['offline_nodes'],
-            exclusion_tags=module.params['exclusion_tags'],
-            ignore_dynu=module.params['ignore_dynu'],
-        )
-    except HtoolsError as err:
-        module.fail_json(msg=to_native(err))
-
-    result = dict(result)
-    # Ansible reserves a module result's "warnings" key for its own warnings.
-    data_warnings = list(result.pop('warnings', None) or [])
-    for warning in data_warnings:
-        module.warn(to_native(warning))
-    module.exit_json(changed=False, data_warnings=data_warnings, **result)
+    argument_spec = argspecs.combine(argspecs.data_source(), argspecs.rapi())
+    HtoolsModule(argument_spec).run_report(_report)
 
 
 if __name__ == '__main__':

@@ -47,11 +47,13 @@ def ansible_env():
     return env
 
 
-def run_module(tmp_path, module, *args):
+def run_module(tmp_path, module, *args, extra_env=None):
     """Run a module ad hoc; return (status, result dict, combined output)."""
     cmd = [tool('ansible'), 'localhost', '-m', module] + list(args)
+    env = ansible_env()
+    env.update(extra_env or {})
     # cwd=tmp_path: no ansible.cfg from the checkout, only the settings above
-    proc = subprocess.run(cmd, cwd=str(tmp_path), env=ansible_env(), capture_output=True,
+    proc = subprocess.run(cmd, cwd=str(tmp_path), env=env, capture_output=True,
                           text=True, timeout=300, check=False)
     output = proc.stdout + proc.stderr
     match = RESULT_RE.search(proc.stdout)

@@ -10,26 +10,27 @@ import os
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
-    load_for_balance, plan_from_data)
-from ansible_collections.ganeti.htools.plugins.module_utils.live.snapshot import drift, fingerprint
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
 from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import (
-    PlanError, check_plan, make_plan, model_state)
+    PlanError, check_plan, make_plan)
+from ansible_collections.ganeti.htools.plugins.module_utils.live.snapshot import (
+    drift, fingerprint, model_state)
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import plan
 
 EVAC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                     "data", "spec", "hbal-evac.data")
 
 
 def _plan():
-    data = load_for_balance(EVAC)
+    data, _fmt = load_data_file(EVAC)
     state = model_state(data)
-    report = plan_from_data(data)
-    return make_plan(report, state, {"max_length": -1}), state
+    report = plan(data, {})
+    return make_plan("balance", report, state, {"max_length": -1}), state
 
 
 def test_a_plan_round_trips_and_carries_its_opcodes():
     doc, state = _plan()
-    assert check_plan(copy.deepcopy(doc)) == doc
+    assert check_plan(copy.deepcopy(doc), "balance", "ganeti_balance") == doc
     assert doc["fingerprint"] == fingerprint(state)
     assert [m["index"] for m in doc["moves"]] == [1, 2, 3, 4]
     assert doc["moves"][0]["opcodes"][0]["OP_ID"] == "OP_INSTANCE_MIGRATE"
@@ -47,7 +48,7 @@ def test_malformed_or_modified_plans_are_refused(tamper, message):
     doc, _state = _plan()
     tamper(doc)
     with pytest.raises(PlanError) as err:
-        check_plan(doc)
+        check_plan(doc, "balance", "ganeti_balance")
     assert message in str(err.value)
 
 

@@ -3,7 +3,9 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """From parsed data to a ready model: merge, derive, mark nodes, pick a group.
 
-This is hbal's loading pipeline (hbal-spec §2), shared by every backend.
+This is hbal's loading pipeline, shared by every backend: utilisation (-U),
+merge (tags, selections), missing memory/disk, node status (-O, --min-disk,
+--max-cpu), then the node group (-G).
 """
 
 from __future__ import annotations
@@ -11,7 +13,12 @@ from __future__ import annotations
 import math
 
 from ..errors import DataError, LookupFailure
+from .dynutil import load_util_file
 from ..model.vocabulary import NO_NODE
+
+# The data-source options every module takes (hbal's -U, --ignore-dynu, -G,
+# -O, --exclusion-tags), by their module option names.
+SOURCE_OPTIONS = ("util_file", "group", "offline_nodes", "exclusion_tags", "ignore_dynu")
 
 TAG_IEXTAGS = "htools:iextags:"
 TAG_DESIRED_LOCATION = "htools:desiredlocation:"
@@ -154,7 +161,7 @@ def update_missing(data):
 
 
 def set_node_status(data, offline_nodes=(), min_disk=0.0, max_cpu=None):
-    """Apply -O, --min-disk and --max-cpu (hbal-spec §2.4)."""
+    """Apply -O, --min-disk and --max-cpu to every node, before the group is chosen."""
     names = [n.name for n in data.nodes]
     resolved, unknown = [], []
     for name in offline_nodes:
@@ -186,7 +193,8 @@ class GroupSelection:
 
 
 def select_group(data, group=None):
-    """Choose the node group like hbal -G (hbal-spec §2.5)."""
+    """Choose the node group like hbal -G: the given one (name or UUID), else the
+    only group that has nodes."""
     populated = sorted({n.group for n in data.nodes})
     names = [data.groups[g].name for g in populated]
     if group is None:
@@ -210,10 +218,19 @@ def select_group(data, group=None):
 
 def prepare(data, util=None, ignore_dynu=False, exclusion_tags=(), select_instances=(),
             exclude_instances=(), offline_nodes=(), min_disk=0.0, max_cpu=None,
-            util_source="<util>"):
-    """Run the whole pipeline on freshly parsed data, in hbal's order."""
+            util_source="<util>", util_file=None, before_node_status=None):
+    """Run the whole pipeline on freshly loaded data (any backend), in hbal's order.
+
+    `util_file` is read here unless `util` is given already parsed.
+    `before_node_status(data)` runs once the data is complete but before -O,
+    --min-disk and --max-cpu apply: the state hbal -S saves as `.original`.
+    """
+    if util is None and util_file and not ignore_dynu:
+        util, util_source = load_util_file(util_file), util_file
     apply_utilisation(data, util, ignore_dynu, source=util_source)
     merge_data(data, exclusion_tags, select_instances, exclude_instances)
     update_missing(data)
+    if before_node_status is not None:
+        before_node_status(data)
     set_node_status(data, offline_nodes, min_disk, max_cpu)
     return data

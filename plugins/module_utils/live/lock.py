@@ -22,9 +22,17 @@ import time
 import uuid
 
 from ..errors import HtoolsError
-from .snapshot import LOCK_TAG_PREFIX
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._@+-]")
+
+
+# Every lock tag starts with this; nothing else of ours or Ganeti's does.
+LOCK_TAG_PREFIX = "ganeti.htools:lock:"
+
+
+def is_lock_tag(tag):
+    """Whether a cluster tag is a lock of ours (it must not make a plan look stale)."""
+    return tag.startswith(LOCK_TAG_PREFIX)
 
 
 class LockHeld(HtoolsError):

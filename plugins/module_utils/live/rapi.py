@@ -16,11 +16,7 @@ import random
 import ssl
 import time
 
-try:
-    import requests
-except ImportError:  # requests is a declared dependency; the error is raised when used
-    requests = None
-
+from ..deps import requests
 from ..errors import HtoolsError
 
 FINAL_JOB_STATUSES = ("success", "error", "canceled")

@@ -9,6 +9,7 @@ import hashlib
 import json
 
 from ..backend.rapi_json import load_rapi
+from .lock import is_lock_tag
 
 
 class Snapshot:
@@ -52,12 +53,19 @@ class Snapshot:
                 "nodes": nodes, "instances": instances, "groups": groups, "cluster_tags": tags}
 
 
-def is_lock_tag(tag):
-    # Our own lock must not make a plan look stale.
-    return tag.startswith(LOCK_TAG_PREFIX)
-
-
-LOCK_TAG_PREFIX = "ganeti.htools:lock:"
+def model_state(data):
+    """The state of a cluster read from a data file (which has no serial numbers)."""
+    nodes = {n.name: [data.groups[n.group].uuid, n.offline, n.drained, n.is_master, n.t_mem,
+                      n.t_dsk, n.t_cpu] for n in data.nodes}
+    instances = {i.name: [data.nodes[i.pnode].name,
+                          data.nodes[i.snode].name if i.snode >= 0 else None, i.template,
+                          i.run_status, i.mem, i.dsk, i.vcpus] for i in data.instances}
+    return {"source": "data_file",
+            "fields": {"nodes": ["group", "offline", "drained", "master", "t_mem", "t_dsk",
+                                 "t_cpu"],
+                       "instances": ["primary", "secondary", "disk_template", "status",
+                                     "memory", "disk", "vcpus"]},
+            "nodes": nodes, "instances": instances, "cluster_tags": sorted(data.cluster_tags)}
 
 
 def fingerprint(state):

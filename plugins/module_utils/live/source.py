@@ -1,11 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Where modules get their cluster from: a data file or a live cluster over RAPI.
-
-The option specs take Ansible's env_fallback as an argument so that this
-file stays free of Ansible imports.
-"""
+"""Where a run gets its cluster from: a data file, or a live cluster over RAPI."""
 
 from __future__ import annotations
 
@@ -16,25 +12,13 @@ from ..errors import HtoolsError
 from .snapshot import Snapshot
 from .rapi import RapiClient
 
+# Environment variables that stand in for the connection options.
 ENV = {
     "rapi_url": "GANETI_RAPI_URL",
     "rapi_user": "GANETI_RAPI_USER",
     "rapi_password": "GANETI_RAPI_PASSWORD",
     "ca_path": "GANETI_RAPI_CA_PATH",
 }
-
-
-def rapi_argument_spec(env_fallback):
-    """The shared connection options (doc fragment ganeti.htools.rapi)."""
-    return dict(
-        rapi_url=dict(type="str", fallback=(env_fallback, [ENV["rapi_url"]])),
-        rapi_user=dict(type="str", fallback=(env_fallback, [ENV["rapi_user"]])),
-        rapi_password=dict(type="str", no_log=True,
-                           fallback=(env_fallback, [ENV["rapi_password"]])),
-        validate_certs=dict(type="bool", default=True),
-        ca_path=dict(type="path", fallback=(env_fallback, [ENV["ca_path"]])),
-        timeout=dict(type="float", default=60.0),
-    )
 
 
 def unreadable(params, option):

@@ -1,7 +1,12 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""hbal's cluster score: 20 weighted metrics, computed exactly (hbal-spec §5).
+"""hbal's cluster score: 20 weighted metrics, computed exactly.
+
+Each metric is a statistic of one per-node value over the group's online (or,
+for two counts, offline) nodes: a population standard deviation, a plain sum,
+or the map statistic of the location-exclusion counts.  The score is the
+weighted sum of the metrics, added up in table order.
 
 Summation is sequential in node index order, as in hbal; a different order
 (numpy's pairwise sum, say) changes the last bits and can flip a tie.
@@ -17,6 +22,8 @@ STDDEV, SUM, MAP = "stddev", "sum", "map"
 ONLINE, OFFLINE = "online", "offline"
 
 # (name, weight, statistic, node set); the order is hbal's printed order.
+# Code that needs a metric's position looks it up by name (metric_position),
+# so that inserting a metric cannot silently shift it.
 METRICS = (
     ("free_mem_cv", 0.5, STDDEV, ONLINE),
     ("free_disk_cv", 0.5, STDDEV, ONLINE),
@@ -41,10 +48,27 @@ METRICS = (
 )
 METRIC_NAMES = tuple(m[0] for m in METRICS)
 METRIC_WEIGHTS = tuple(m[1] for m in METRICS)
+METRIC_POSITIONS = {name: pos for pos, name in enumerate(METRIC_NAMES)}
+# The load metrics, in the order of a node's (and an instance's) utilisation
+# vector (cpu, mem, dsk, net).
+LOAD_METRICS = ("cpu_load_cv", "mem_load_cv", "disk_load_cv", "net_load_cv")
+
+
+def metric_position(name):
+    """The position of metric `name` in METRICS (and in every value vector)."""
+    try:
+        return METRIC_POSITIONS[name]
+    except KeyError:
+        raise KeyError("unknown metric %r" % (name,)) from None
 
 
 def node_values(node):
-    """The per-node value of each of the 20 metrics (the map metric gives a dict)."""
+    """The per-node value of each of the 20 metrics (the map metric gives a dict).
+
+    One tuple in METRICS order, written out for speed (this runs for every
+    candidate the reference search tries); tests/unit/test_metric_table.py
+    checks each entry against its metric's name.
+    """
     return (
         node.p_mem,
         node.p_dsk,
@@ -127,7 +151,13 @@ def cluster_score(nodes):
 
 
 def optimal_score(nodes):
-    """The N+1 reservation bound below which hbal does not try (hbal-spec §5.3)."""
+    """The N+1 reservation bound below which hbal does not try.
+
+    Taken once over all group nodes, offline ones included: with M the total
+    memory, L = M minus the largest node's memory and D the memory reserved
+    for DRBD secondaries (the sum of all peer entries), it is
+    0.25 * (D / L - D / M), or 0 for one node or when L is not positive.
+    """
     if len(nodes) <= 1:
         return 0.0
     total_mem = seq_sum(n.t_mem for n in nodes)

@@ -3,8 +3,11 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Instance moves: which are tried, how they change nodes, what they run.
 
-`apply_move` is the exact (scalar) semantics of hbal's applyMove
-(hbal-spec §6.2); the bulk evaluator in `candidates.py` must agree with it.
+`apply_move` is the exact (scalar) semantics of hbal's applyMove: the
+primary and secondary are first stripped of the instance, then the nodes of the
+new placement take it in a fixed order, each step can fail (which discards the
+candidate), and the input nodes are never modified.  The bulk evaluator in
+`balance/bulk_search.py` must agree with it.
 """
 
 from __future__ import annotations
@@ -28,10 +31,24 @@ MOVE_STEPS = {
     REPLACE_AND_FAILOVER: ("r", "f"),
     FAILOVER_AND_REPLACE: ("f", "r"),
 }
+# Every move kind.  possible_moves returns distinct kinds other than FAILOVER,
+# so a move's position in its per-target list is below len(MOVE_KINDS).
+MOVE_KINDS = tuple(MOVE_STEPS)
 
 
 def possible_moves(mirror, use_sec, inst_moves, disk_moves, restricted, drained):
-    """The move types tried per target node, in hbal's order (hbal-spec §6.3)."""
+    """The move types tried per target node, in hbal's order.
+
+    The first matching rule wins.  Mirror-less instances never move; external
+    mirrors only fail over to any node, and only with instance moves.  DRBD
+    needs disk moves; without instance moves, or with restricted migration
+    while the primary is online, it only replaces its secondary.  With a usable
+    (online, in-group) secondary it may also replace-and-failover,
+    replace the primary (not under restricted migration) and
+    failover-and-replace; without one, only replace the secondary or
+    replace-and-failover.  The plain failover to the secondary is not listed:
+    the enumeration tries it first, before any target.
+    """
     if mirror == MIRROR_EXTERNAL:
         return (FAILOVER_TO_ANY,) if inst_moves else ()
     if mirror != MIRROR_INTERNAL or not disk_moves:

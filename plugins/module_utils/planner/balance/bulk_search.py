@@ -33,10 +33,12 @@ except ImportError:  # numpy is a declared dependency; the error is raised when 
 
 from .loop import Candidate, instance_moves, search_exhaustive, victims
 from ...model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
-from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, REPLACE_AND_FAILOVER,
-                    REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move, possible_moves)
+from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, MOVE_KINDS,
+                     REPLACE_AND_FAILOVER, REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move,
+                     possible_moves)
 from ...errors import HtoolsError
-from ..metrics import METRICS, MAP, ONLINE, STDDEV, SUM, node_values
+from ..metrics import (LOAD_METRICS, METRIC_NAMES, METRICS, MAP, ONLINE, STDDEV, SUM,
+                       metric_position, node_values)
 
 # Exact re-scoring covers every candidate whose approximate score is this close
 # to the best: a floor, plus a bound on the approximation error derived from
@@ -291,11 +293,39 @@ def _add_sec(nd, st, ins, pdx_peer, force, ignore_disks=False):
     return out, hard | (strict & soft)
 
 
-# Metric positions (METRICS order) and the state fields each depends on.
-_M_PMEM, _M_PDSK, _M_N1, _M_PREM, _M_OFF_ALL, _M_OFF_PRI, _M_VCPU = 0, 1, 2, 3, 4, 5, 6
-_M_LOAD = (7, 8, 9, 10)
-_M_SPINDLES, _M_PMEM_F, _M_PDSK_F, _M_VCPU_F, _M_SPINDLES_F = 12, 13, 14, 15, 16
-_M_LOC, _M_RTOTAL = 17, 19
+def _reserved_mem(nd, st, g):
+    return st.r_mem * nd.inv_t_mem[g]
+
+
+def _load(k):
+    return lambda nd, st, g: st.load[k]
+
+
+# The approximate per-node value of each metric, by name, from a (broadcast)
+# state `st` of the nodes at positions `g`: metrics.node_values with
+# reciprocals in place of divisions.
+APPROX_VALUES = {
+    "free_mem_cv": lambda nd, st, g: (nd.base_free[g] - st.i_mem) * nd.inv_t_mem[g],
+    "free_disk_cv": lambda nd, st, g: st.f_dsk * nd.inv_t_dsk[g] + nd.no_dsk[g],
+    "n1_cnt": lambda nd, st, g: np.where(st.fail_n1, st.n_p + st.n_s, 0.0),
+    "reserved_mem_cv": _reserved_mem,
+    "offline_all_cnt": lambda nd, st, g: st.n_p + st.n_s,
+    "offline_pri_cnt": lambda nd, st, g: st.n_p,
+    "vcpu_ratio_cv": lambda nd, st, g: st.u_cpu * nd.inv_cpu[g],
+    "spindles_cv": lambda nd, st, g: st.isp * nd.inv_hi_sp[g],
+    "free_mem_cv_forth": lambda nd, st, g: st.f_mem_forth * nd.inv_t_mem[g],
+    "free_disk_cv_forth": lambda nd, st, g: st.f_dsk_forth * nd.inv_t_dsk[g] + nd.no_dsk[g],
+    "vcpu_ratio_cv_forth": lambda nd, st, g: st.u_cpu_forth * nd.inv_cpu[g],
+    "spindles_cv_forth": lambda nd, st, g: st.isp_forth * nd.inv_hi_sp[g],
+    "location_score": lambda nd, st, g: st.loc,
+    "reserved_mem_rtotal": _reserved_mem,
+}
+APPROX_VALUES.update((name, _load(k)) for k, name in enumerate(LOAD_METRICS))
+# Metrics no move of a regular victim changes (regular victims carry no
+# exclusion tags): they stay in the fixed part of every score.
+FIXED_FOR_REGULAR = ("pri_tags_score", "location_exclusion_score")
+# By position, for the hot path; None for the fixed metrics.
+_APPROX_AT = tuple(APPROX_VALUES.get(name) for name in METRIC_NAMES)
 
 
 def _values(nd, st, needed):
@@ -303,34 +333,7 @@ def _values(nd, st, needed):
     g = st.g
     out = [None] * N_METRICS
     for k in needed:
-        if k == _M_PMEM:
-            out[k] = (nd.base_free[g] - st.i_mem) * nd.inv_t_mem[g]
-        elif k == _M_PDSK:
-            out[k] = st.f_dsk * nd.inv_t_dsk[g] + nd.no_dsk[g]
-        elif k == _M_N1:
-            out[k] = np.where(st.fail_n1, st.n_p + st.n_s, 0.0)
-        elif k in (_M_PREM, _M_RTOTAL):
-            out[k] = st.r_mem * nd.inv_t_mem[g]
-        elif k == _M_OFF_ALL:
-            out[k] = st.n_p + st.n_s
-        elif k == _M_OFF_PRI:
-            out[k] = st.n_p
-        elif k == _M_VCPU:
-            out[k] = st.u_cpu * nd.inv_cpu[g]
-        elif k in _M_LOAD:
-            out[k] = st.load[k - _M_LOAD[0]]
-        elif k == _M_SPINDLES:
-            out[k] = st.isp * nd.inv_hi_sp[g]
-        elif k == _M_PMEM_F:
-            out[k] = st.f_mem_forth * nd.inv_t_mem[g]
-        elif k == _M_PDSK_F:
-            out[k] = st.f_dsk_forth * nd.inv_t_dsk[g] + nd.no_dsk[g]
-        elif k == _M_VCPU_F:
-            out[k] = st.u_cpu_forth * nd.inv_cpu[g]
-        elif k == _M_SPINDLES_F:
-            out[k] = st.isp_forth * nd.inv_hi_sp[g]
-        elif k == _M_LOC:
-            out[k] = st.loc
+        out[k] = _APPROX_AT[k](nd, st, g)
     return out
 
 
@@ -355,7 +358,7 @@ class _Stats:
         self.online_sums = []                     # (metric, weight)
         self.offline_sums = []
         merged = {}
-        for k, (_name, weight, stat, which) in enumerate(METRICS):
+        for k, (name, weight, stat, which) in enumerate(METRICS):
             if stat == STDDEV:
                 rep = same_as.get(k, k)
                 if rep != k:
@@ -368,7 +371,7 @@ class _Stats:
                 self.std_groups.append([k, weight])
             elif stat == SUM:
                 fixed += weight * (on if which == ONLINE else off)[:, k].sum()
-                if k == 11:   # pri_tags_score: regular victims have no exclusion tags
+                if name in FIXED_FOR_REGULAR:
                     continue
                 (self.online_sums if which == ONLINE else self.offline_sums).append((k, weight))
             else:
@@ -445,8 +448,8 @@ def _rows(base, g):
     return [base[g, k] for k in range(N_METRICS)]
 
 
-MOVE_CODES = (FAILOVER, FAILOVER_TO_ANY, REPLACE_SECONDARY, REPLACE_AND_FAILOVER,
-              REPLACE_PRIMARY, FAILOVER_AND_REPLACE)
+# A move's code in the pool arrays: its position in the move table.
+MOVE_CODES = MOVE_KINDS
 
 
 class _Pool:
@@ -460,6 +463,7 @@ class _Pool:
         self.chunks = []
         self.best = math.inf
         self.band = band
+        self.scored = 0          # feasible candidates scored (SearchStats.bulk_scored)
 
     def add(self, approx, rank, inst, move, target):
         if not approx.size:
@@ -550,6 +554,7 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
                              dtype=np.int64).reshape(-1, 1)
         scores = np.where(~fail & (m_pos >= 0), scores, np.inf)
         scores = np.broadcast_to(scores, fail.shape if move != FAILOVER else (c, 1))
+        pool.scored += int(np.count_nonzero(scores < np.inf))
         low = scores.min() if scores.size else np.inf
         if not np.isfinite(low):
             return
@@ -561,7 +566,7 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
         else:
             col_rank = cols + 1
             tgt = node_idx[targets[cols]]
-        rank = (vpos_arr[rows] * (n_t + 1) + col_rank) * 8 + m_pos[rows, 0]
+        rank = _encode_rank(vpos_arr[rows], col_rank, m_pos[rows, 0], n_t)
         pool.add(scores[rows, cols], rank, inst_idx[rows], move, tgt)
 
     # Failover (internal, use_sec)
@@ -650,9 +655,11 @@ class ExactScorer:
                    for row in self.rows]
         self.base = np.array(numeric, dtype=np.float64).reshape(len(group_nodes), N_METRICS)
         self.pos = {n.idx: g for g, n in enumerate(group_nodes)}
+        self.scored = 0          # candidates scored (SearchStats.exact_scored)
 
     def scores(self, changes):
         """changes: list of {node idx: Node}; returns exact scores (list of float)."""
+        self.scored += len(changes)
         if not self.online.any():
             return [0.0] * len(changes)
         # Bounded chunks: many exact ties must not mean one huge matrix.
@@ -706,7 +713,7 @@ class ExactScorer:
 
 
 def search_bulk(state, opts, migrations_only=False):
-    """The step's best candidate, identical to `balancer.search_exhaustive`."""
+    """The step's best candidate, identical to `loop.search_exhaustive`."""
     if np is None:
         raise HtoolsError("the numpy Python package is required for balancing")
     group = state.group_node_objs()
@@ -747,9 +754,12 @@ def search_bulk(state, opts, migrations_only=False):
     try:
         return _choose(state, opts, scorer, pool, exact_pool, pool.band / 2)
     except _Disagreement:
-        # Never expected (tests count these); the reference search is always right.
-        FALLBACKS.append(state.score)
+        # Never expected (tests assert none); the reference search is always right.
+        state.stats.fallbacks += 1
         return search_exhaustive(state, opts, migrations_only)
+    finally:
+        state.stats.bulk_scored += pool.scored
+        state.stats.exact_scored += scorer.scored
 
 
 def _identical_metrics(nd, online, regular):
@@ -759,24 +769,41 @@ def _identical_metrics(nd, online, regular):
     def equal(a, b):
         return bool(np.array_equal(a[online], b[online]))
 
+    def follows(name, rep):
+        same[metric_position(name)] = metric_position(rep)
+
     utils = np.array([i.util for i in regular]).reshape(-1, 4)
-    for k in (1, 3):      # mem and net load follow cpu load when the data agree
-        if equal(nd.load[:, 0], nd.load[:, k]) and np.array_equal(utils[:, 0], utils[:, k]):
-            same[_M_LOAD[k]] = _M_LOAD[0]
+    cpu = LOAD_METRICS.index("cpu_load_cv")
+    # Mem and net load follow cpu load when the data agree; disk load never
+    # does, since secondaries carry it too.
+    for name in ("mem_load_cv", "net_load_cv"):
+        k = LOAD_METRICS.index(name)
+        if equal(nd.load[:, cpu], nd.load[:, k]) and np.array_equal(utils[:, cpu], utils[:, k]):
+            follows(name, "cpu_load_cv")
     if equal(nd.u_cpu_forth, nd.u_cpu):
-        same[_M_VCPU_F] = _M_VCPU
+        follows("vcpu_ratio_cv_forth", "vcpu_ratio_cv")
     if equal(nd.isp_forth, nd.isp):
-        same[_M_SPINDLES_F] = _M_SPINDLES
+        follows("spindles_cv_forth", "spindles_cv")
     if equal(nd.f_dsk_forth, nd.f_dsk):
-        same[_M_PDSK_F] = _M_PDSK
+        follows("free_disk_cv_forth", "free_disk_cv")
     if equal(nd.f_mem_forth, nd.base_free - nd.i_mem) and all(i.uses_memory for i in regular):
-        same[_M_PMEM_F] = _M_PMEM
+        follows("free_mem_cv_forth", "free_mem_cv")
     return same
 
 
+# Radix of the move digit of a rank: above every move position in a per-target list.
+RANK_RADIX = len(MOVE_KINDS)
+
+
 def _encode_rank(vpos, col_rank, m_pos, n_targets):
-    """hbal's enumeration order as one integer: victim, then failover/target, then move."""
-    return (vpos * (n_targets + 1) + col_rank) * 8 + m_pos
+    """hbal's enumeration order as one integer: victim, then failover/target, then move.
+
+    vpos is the victim's position; col_rank is 0 for the failover to the
+    secondary, else 1 + the target's position among the online nodes; m_pos
+    is the move's position in the instance's per-target list.  Ints or numpy
+    integer arrays (element-wise).
+    """
+    return (vpos * (n_targets + 1) + col_rank) * RANK_RADIX + m_pos
 
 
 def _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, exact_pool):
@@ -801,9 +828,6 @@ def _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, exact
 
 class _Disagreement(Exception):
     """The bulk evaluation accepted a move the scalar model rejects."""
-
-
-FALLBACKS = []
 
 
 def _choose(state, opts, scorer, pool, exact_pool, tolerance):

@@ -1,12 +1,12 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""A balance result as hbal reports it: step lines, jobsets, commands, opcodes."""
+"""A balance result as hbal prints it: step lines, -C commands and script."""
 
 from __future__ import annotations
 
 from ...model.vocabulary import NO_NODE
-from ..moves import FAILOVER, MOVE_STEPS, move_target, short_code
+from ..moves import MOVE_STEPS, move_target, short_code
 from ...numfmt import hs_fixed_w
 
 
@@ -23,7 +23,7 @@ def step_code(step, nodes):
 
 
 def step_lines(steps, nodes, instances, group_nodes, group_insts):
-    """hbal's "  %3d. inst old => new score a=code" lines (hbal-spec §8.2)."""
+    """hbal's step lines: "  %3d. inst old => new score a=code"."""
     imlen = max((len(instances[i].alias) for i in group_insts), default=0)
     nmlen = max((len(nodes[n].alias) for n in group_nodes), default=0)
     width = 2 * nmlen + 1
@@ -35,32 +35,6 @@ def step_lines(steps, nodes, instances, group_nodes, group_insts):
             _placement(nodes, step.new_p, step.new_s).ljust(width),
             hs_fixed_w(step.score, 8, 12), step_code(step, nodes)))
     return lines
-
-
-def step_nodes(step, is_drbd):
-    """Nodes a step touches: new placement, then the old one (hbal's involvedNodes)."""
-    nodes = []
-    old = (step.old_p, step.old_s) if is_drbd else (step.old_p,)
-    for idx in (step.new_p, step.new_s) + old:
-        if idx != NO_NODE and idx not in nodes:
-            nodes.append(idx)
-    return nodes
-
-
-def jobsets(steps, instances):
-    """Group step indices into jobsets, walking backwards from the last move as hbal
-    does (hbal-spec §8.6); moves of one jobset touch disjoint nodes."""
-    sets = []
-    buf = set()
-    for pos in range(len(steps) - 1, -1, -1):
-        nodes = step_nodes(steps[pos], instances[steps[pos].inst].template == "drbd")
-        if sets and not (set(nodes) & buf):
-            sets[0].insert(0, pos)
-            buf |= set(nodes)
-        else:
-            sets.insert(0, [pos])
-            buf = set(nodes)
-    return sets
 
 
 def step_commands(step, inst, nodes):
@@ -80,7 +54,7 @@ def step_commands(step, inst, nodes):
 
 
 def command_script_lines(steps, instances_before, nodes, sets):
-    """The job lines of -C (with "check" lines; hbal-spec §8.6)."""
+    """The job lines of -C: each jobset's commands, separated by "check" lines."""
     out = []
     for js_no, js in enumerate(sets, start=1):
         for job_no, pos in enumerate(js, start=1):
@@ -120,31 +94,3 @@ check() {
 def command_script(script_lines):
     """The -C FILE shell script."""
     return SCRIPT_HEADER + "".join(line + "\n" for line in script_lines)
-
-
-def step_opcodes(step, inst, nodes):
-    """Opcodes (as RAPI-ready dicts) of one step, full names (hbal-spec §9)."""
-    target = None if step.move == FAILOVER else \
-        nodes[move_target(step.move, step.new_p, step.new_s)].name
-    ops = []
-    for part in MOVE_STEPS[step.move]:
-        if part in ("f", "fa"):
-            op_target = target if part == "fa" else None
-            if inst.forthcoming:
-                op = {"OP_ID": "OP_INSTANCE_FAILOVER", "instance_name": inst.name,
-                      "shutdown_timeout": 120, "ignore_consistency": False}
-                if op_target:
-                    op["target_node"] = op_target
-                op.update(ignore_ipolicy=False, cleanup=False)
-            else:
-                op = {"OP_ID": "OP_INSTANCE_MIGRATE", "instance_name": inst.name}
-                if op_target:
-                    op["target_node"] = op_target
-                op.update(allow_runtime_changes=False, ignore_ipolicy=False, cleanup=False,
-                          allow_failover=True, ignore_hvversions=True)
-        else:
-            op = {"OP_ID": "OP_INSTANCE_REPLACE_DISKS", "instance_name": inst.name,
-                  "early_release": False, "ignore_ipolicy": False,
-                  "mode": "replace_new_secondary", "disks": [], "remote_node": target}
-        ops.append(op)
-    return ops

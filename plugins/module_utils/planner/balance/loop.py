@@ -1,12 +1,18 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""hbal's balancing loop (hbal-spec §7): one best move per step until a stop rule.
+"""hbal's balancing loop: one best move per step until a stop rule.
+
+Each step tries every move of every victim on the current state and applies
+the best one, if it lowers the score (and, once the score is at or below
+min_gain_limit, by at least min_gain).  The loop stops at max_length steps or
+when the score is within min_score of the N+1 optimum.
 
 The search for the best move of a step is delegated to a strategy:
 `search_exhaustive` tries every candidate with the scalar model (hbal's own
-method, slow, kept as the reference), `candidates.search_bulk` scores all
-candidates at once with numpy and confirms the best ones exactly.
+method, slow, kept as the reference), `bulk_search.search_bulk` scores all
+candidates at once with numpy and confirms the best ones exactly.  Both record
+what they did in the state's SearchStats, which the result carries.
 """
 
 from __future__ import annotations
@@ -66,6 +72,35 @@ class Candidate:
         self.result = result
 
 
+class SearchStats:
+    """What the move searches of one balancing run did (counts, all deterministic).
+
+    searches      move searches run: one per step, one more that ends the loop
+                  unless a limit stops it first, and the migration-only searches
+                  of avoid_disk_moves
+    bulk_scored   feasible candidate moves scored approximately in bulk (numpy)
+    exact_scored  candidate moves scored exactly with the scalar model: every
+                  candidate of the reference search; in the bulk search the
+                  near-best re-scores and the moves of instances it leaves to
+                  the scalar model
+    fallbacks     bulk searches that accepted a move the scalar model rejects
+                  and were redone by the reference search (expected: 0)
+    """
+
+    FIELDS = ("searches", "bulk_scored", "exact_scored", "fallbacks")
+    __slots__ = FIELDS
+
+    def __init__(self):
+        for name in self.FIELDS:
+            setattr(self, name, 0)
+
+    def as_dict(self):
+        return {name: getattr(self, name) for name in self.FIELDS}
+
+    def __repr__(self):
+        return "SearchStats(%s)" % ", ".join("%s=%d" % kv for kv in self.as_dict().items())
+
+
 class BalanceState:
     """The cluster as the loop sees it: the group's nodes, instances, current score."""
 
@@ -76,6 +111,7 @@ class BalanceState:
         self.group_nodes = [n.idx for n in selection.nodes]
         self.group_insts = [i.idx for i in selection.instances]
         self.score = cluster_score(self.group_node_objs())
+        self.stats = SearchStats()               # the searches add to it
 
     def group_node_objs(self):
         return [self.nodes[i] for i in self.group_nodes]
@@ -92,7 +128,11 @@ class BalanceState:
 
 
 def victims(state, opts):
-    """Instances that may move this step, ascending index (hbal-spec §7.2)."""
+    """Instances that may move this step, ascending index.
+
+    Movable instances with auto-balance on; in evacuation mode only those with
+    a node (primary or secondary) that is offline.
+    """
     nodes = state.nodes
     offline = {i for i in state.group_nodes if nodes[i].offline}
     result = []
@@ -145,6 +185,7 @@ def search_exhaustive(state, opts, migrations_only=False):
             if isinstance(result, str):
                 continue
             score = score_with(state, result[0])
+            state.stats.exact_scored += 1
             if (best.score if best else state.score) > score:
                 best = Candidate(rank, inst.idx, move, target, score, result)
     return best
@@ -152,7 +193,10 @@ def search_exhaustive(state, opts, migrations_only=False):
 
 def _avoid_disk_moves(state, opts, search, best):
     """Prefer the best migration unless disk moves gain FACTOR times more."""
-    migr = search(state, opts, migrations_only=True) if opts.inst_moves else None
+    migr = None
+    if opts.inst_moves:
+        state.stats.searches += 1
+        migr = search(state, opts, migrations_only=True)
     migr_score = migr.score if migr is not None else state.score
     if state.score - best.score <= (state.score - migr_score) * opts.avoid_disk_moves:
         return migr
@@ -160,12 +204,16 @@ def _avoid_disk_moves(state, opts, search, best):
 
 
 class BalanceResult:
-    def __init__(self, initial_score, optimal, steps, stop_reason, well_balanced):
+    """The outcome of `balance`; `search_stats` (SearchStats) says how it was searched."""
+
+    def __init__(self, initial_score, optimal, steps, stop_reason, well_balanced,
+                 search_stats):
         self.initial_score = initial_score
         self.optimal_score = optimal
         self.steps = steps
         self.stop_reason = stop_reason
         self.well_balanced = well_balanced
+        self.search_stats = search_stats
 
 
 def balance(data, selection, opts, search=search_exhaustive, on_step=None):
@@ -177,10 +225,11 @@ def balance(data, selection, opts, search=search_exhaustive, on_step=None):
         reason = ("Cluster is already well balanced (initial score %s,\noptimum score due to "
                   "N+1 reservations %s,\nminimum score %s).\nNothing to do, exiting"
                   % (hs_g6(initial), hs_g6(optimal), hs_g6(opts.min_score)))
-        return BalanceResult(initial, optimal, [], reason, True)
+        return BalanceResult(initial, optimal, [], reason, True, state.stats)
     steps = []
     while ((opts.max_length < 0 or len(steps) < opts.max_length)
            and state.score > optimal + opts.min_score):
+        state.stats.searches += 1
         best = search(state, opts)
         if opts.avoid_disk_moves is not None and opts.disk_moves and best is not None:
             best = _avoid_disk_moves(state, opts, search, best)
@@ -201,4 +250,4 @@ def balance(data, selection, opts, search=search_exhaustive, on_step=None):
                                                            hs_fixed(state.score, 8))
     else:
         reason = "No solution found"
-    return BalanceResult(initial, optimal, steps, reason, False)
+    return BalanceResult(initial, optimal, steps, reason, False, state.stats)

@@ -9,39 +9,51 @@ plan returned here.
 
 from __future__ import annotations
 
-from .loop import BalanceOptions, balance, search_exhaustive
-from .bulk_search import search_bulk
-from ...report.cluster_info import bad_nodes, instance_record
 from ...backend.detect import load_data_file
-from ...backend.dynutil import load_util_file
-from ...report.nodetable import format_table, node_record
-from ...numfmt import hs_fixed
-from ...backend.prepare import (apply_utilisation, merge_data, select_group, set_node_status,
-                       update_missing)
-from .hbal_text import (command_script, command_script_lines, commands_stdout, jobsets, step_code,
-                   step_commands, step_lines, step_opcodes)
-from ..metrics import breakdown
+from ...backend.prepare import SOURCE_OPTIONS, prepare, select_group
 from ...backend.text_save import save_text_file
+from ...numfmt import hs_fixed
+from ...report.records import bad_nodes, instance_record
+from ...report.nodetable import format_table, node_record
+from ..base import Planner
+from ..jobs import jobsets, step_opcodes
+from ..metrics import breakdown
+from .bulk_search import search_bulk
+from .hbal_text import (command_script, command_script_lines, commands_stdout, step_code,
+                        step_commands, step_lines)
+from .loop import balance, search_exhaustive
+from .options import MODEL_OPTIONS, SEARCH_OPTIONS, BalanceOptions
 
+KIND = "balance"
 SEARCHES = {"bulk": search_bulk, "exhaustive": search_exhaustive}
+# Everything a plan records, so that it can be recomputed the same way.
+PLAN_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS
 
 
-def load_for_balance(data_file, util_file=None, ignore_dynu=False, exclusion_tags=(),
-                     select_instances=(), exclude_instances=()):
-    """Load and derive, without -O/--min-disk/--max-cpu (the -S .original state)."""
-    data, _fmt = load_data_file(data_file)
-    return prepare_for_balance(data, util_file, ignore_dynu, exclusion_tags, select_instances,
-                               exclude_instances)
+def plan(data, opts, search="bulk", save_state=None):
+    """Prepare freshly loaded `data` and plan the balance of the chosen group.
 
+    `opts` maps option names (PLAN_OPTIONS) to values; missing ones take
+    hbal's defaults.  With `save_state`, the states before and after are
+    written like hbal -S (`.original`, `.balanced`).
+    """
+    def get(name, default=None):
+        value = opts.get(name)
+        return default if value is None else value
 
-def prepare_for_balance(data, util_file=None, ignore_dynu=False, exclusion_tags=(),
-                        select_instances=(), exclude_instances=()):
-    """Derive a freshly loaded cluster like hbal before -O/--min-disk/--max-cpu."""
-    util = load_util_file(util_file) if (util_file and not ignore_dynu) else None
-    apply_utilisation(data, util, ignore_dynu, source=util_file or "<util>")
-    merge_data(data, exclusion_tags, select_instances, exclude_instances)
-    update_missing(data)
-    return data
+    def save_original(prepared):
+        save_text_file(prepared, save_state + ".original", hbal_compat=True)
+
+    prepare(data, util_file=get("util_file"), ignore_dynu=get("ignore_dynu", False),
+            exclusion_tags=get("exclusion_tags", ()),
+            select_instances=get("select_instances", ()),
+            exclude_instances=get("exclude_instances", ()),
+            offline_nodes=get("offline_nodes", ()), min_disk=get("min_disk", 0.0),
+            max_cpu=get("max_cpu"),
+            before_node_status=save_original if save_state else None)
+    options = BalanceOptions(**{o.name: opts[o.name] for o in SEARCH_OPTIONS
+                                if opts.get(o.name) is not None})
+    return _plan_group(data, get("group"), options, search, save_state)
 
 
 def _node_name(data, idx):
@@ -52,13 +64,8 @@ def _metrics(nodes):
     return {name: value for name, value, _w in breakdown(nodes)}
 
 
-def plan_from_data(data, group=None, offline_nodes=(), min_disk=0.0, max_cpu=None,
-                   options=None, search="bulk", save_state=None):
+def _plan_group(data, group, options, search, save_state):
     """Balance the selected group of prepared `data`; returns the plan report."""
-    options = options or BalanceOptions()
-    if save_state:
-        save_text_file(data, save_state + ".original", hbal_compat=True)
-    set_node_status(data, offline_nodes, min_disk, max_cpu)
     selection = select_group(data, group)
     group_nodes = [n.idx for n in selection.nodes]
     group_insts = [i.idx for i in selection.instances]
@@ -130,11 +137,13 @@ def plan_from_data(data, group=None, offline_nodes=(), min_disk=0.0, max_cpu=Non
     }
 
 
-def plan_balance(data_file, util_file=None, group=None, offline_nodes=(), exclusion_tags=(),
-                 ignore_dynu=False, select_instances=(), exclude_instances=(), min_disk=0.0,
-                 max_cpu=None, options=None, search="bulk", save_state=None):
-    """Load a data file and plan its balance (see plan_from_data)."""
-    data = load_for_balance(data_file, util_file, ignore_dynu, exclusion_tags,
-                            select_instances, exclude_instances)
-    return plan_from_data(data, group, offline_nodes, min_disk, max_cpu, options, search,
-                          save_state)
+def plan_balance(data_file, search="bulk", save_state=None, options=None, **opts):
+    """Load a data file and plan its balance; `options` is a BalanceOptions or None."""
+    data, _fmt = load_data_file(data_file)
+    if options is not None:
+        opts.update(options.as_dict())
+    return plan(data, opts, search, save_state)
+
+
+BALANCE = Planner(KIND, "ganeti.htools.ganeti_balance", PLAN_OPTIONS, ("numpy",),
+                  lambda data, opts, save_state=None: plan(data, opts, save_state=save_state))

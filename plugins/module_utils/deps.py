@@ -1,0 +1,39 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The third-party libraries the collection needs, imported in one place.
+
+A missing library must not break the import of a module (Ansible could not
+report anything then): it is recorded here, and `missing()` tells the module
+layer what to ask the user to install.  Every other import error is a real
+bug and is left to surface.
+"""
+
+from __future__ import annotations
+
+import traceback
+
+_ERRORS = {}
+
+try:
+    import numpy
+except ImportError:
+    numpy = None
+    _ERRORS["numpy"] = traceback.format_exc()
+
+try:
+    import requests
+except ImportError:
+    requests = None
+    _ERRORS["requests"] = traceback.format_exc()
+
+# What each library is for, for the error message.
+PURPOSE = {
+    "numpy": "to plan (bulk candidate scoring)",
+    "requests": "to talk to a cluster over RAPI",
+}
+
+
+def missing(names):
+    """[(library, traceback)] of the libraries in `names` that cannot be imported."""
+    return [(name, _ERRORS[name]) for name in names if name in _ERRORS]

@@ -1,0 +1,170 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The one flow every module runs: check → load → plan or report → (execute) → result.
+
+A planning module goes: load the cluster → plan (or take the plan given back
+and check it against the cluster: unchanged, stale, or replanned) → in check
+mode stop there → lock the cluster → re-read and re-check → execute → release
+→ report.  Every failure ends in fail_json with a message meant for the user.
+"""
+
+from __future__ import annotations
+
+from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+from ansible.module_utils.common.text.converters import to_native
+
+from .. import deps
+from ..errors import HtoolsError
+from ..live.executor import ExecutionError, execute_plan
+from ..live.lock import ClusterLock
+from ..live.plans import check_plan, make_plan, plan_result
+from ..live.snapshot import Snapshot, drift, fingerprint, model_state
+from ..live.source import read_cluster, unreadable
+from ..report.diff import placement_diff
+
+_PATH_OPTIONS = ("data_file", "util_file")
+
+
+class HtoolsModule:
+    """An AnsibleModule with the collection's checks, loading and plan handling."""
+
+    def __init__(self, argument_spec, needs=()):
+        self.ansible = AnsibleModule(argument_spec=argument_spec, supports_check_mode=True)
+        self.params = self.ansible.params
+        live = not self.params.get("data_file")
+        self._require(tuple(needs) + (("requests",) if live else ()))
+        for option in _PATH_OPTIONS:
+            problem = unreadable(self.params, option)
+            if problem:
+                self.fail(problem)
+
+    # -- plumbing
+
+    def fail(self, msg, **result):
+        self.ansible.fail_json(msg=to_native(msg), **result)
+
+    def _require(self, names):
+        for name, trace in deps.missing(names):
+            self.fail(missing_required_lib(name, reason=deps.PURPOSE[name]), exception=trace)
+
+    def _warn_data(self, result):
+        # Ansible reserves a result's "warnings" key for its own warnings.
+        data_warnings = list(result.pop("warnings", None) or [])
+        for warning in data_warnings:
+            self.ansible.warn(to_native(warning))
+        result["data_warnings"] = data_warnings
+        return result
+
+    def _read(self):
+        try:
+            return read_cluster(self.params)
+        except HtoolsError as err:
+            self.fail(err)
+
+    # -- read-only reports
+
+    def run_report(self, report):
+        """Exit with report(data, params): a dict describing the cluster."""
+        data, _snapshot, _client = self._read()
+        try:
+            result = dict(report(data, self.params))
+        except HtoolsError as err:
+            self.fail(err)
+        self.ansible.exit_json(changed=False, **self._warn_data(result))
+
+    # -- plans
+
+    def run_plan(self, planner):
+        """Plan (or take the plan given back), then execute it unless in check mode."""
+        params = self.params
+        if params["data_file"] and not self.ansible.check_mode:
+            self.fail("Executing a %s plan needs a live cluster reached over RAPI (rapi_url); "
+                      "with data_file the plan can only be computed in check mode (--check or "
+                      "check_mode: true)" % planner.kind)
+        data, snapshot, client = self._read()
+        state = snapshot.state() if snapshot is not None else model_state(data)
+        cluster = snapshot.info.get("name") if snapshot is not None else None
+        try:
+            if params["plan"]:
+                result = self._given_plan(planner, data, state, cluster)
+            else:
+                result = self._fresh_plan(planner, data, state, cluster,
+                                          {k: params[k] for k in planner.options},
+                                          params.get("save_state"))
+        except HtoolsError as err:
+            self.fail(err)
+        except OSError as err:
+            self.fail("cannot write the state files: %s" % to_native(err))
+        plan = result["plan"]
+        if self.ansible.check_mode or not plan["moves"]:
+            self.ansible.exit_json(**result)
+        self._execute(client, plan, result)
+
+    def _fresh_plan(self, planner, data, state, cluster, options, save_state=None, **extra):
+        report = self._warn_data(dict(planner.compute(data, options, save_state)))
+        plan = make_plan(planner.kind, report, state, options, cluster)
+        return self._result(plan, **extra)
+
+    def _given_plan(self, planner, data, state, cluster):
+        given = check_plan(self.params["plan"], planner.kind, planner.module)
+        if fingerprint(state) == given["fingerprint"]:
+            return self._result(given, replanned=False)
+        changes = drift(given["state"], state)
+        if not self.params["replan_on_drift"]:
+            self.fail("the plan is stale: the cluster changed since it was computed; nothing "
+                      "was executed", drift=changes, replanned=False, plan=given)
+        return self._fresh_plan(planner, data, state, cluster, given["options"],
+                                replanned=True, drift=changes)
+
+    def _result(self, plan, **extra):
+        result = plan_result(plan)
+        result.update(extra)
+        if self.ansible._diff:
+            result["diff"] = placement_diff(result)
+        return result
+
+    def _execute(self, client, plan, result):
+        """Lock, re-check the cluster, run the plan, unlock; exits the module."""
+        params = self.params
+        reason = "ganeti.htools:%s" % plan["plan_id"]
+        lock = ClusterLock(client, ttl=params["lock_ttl"], reason=reason,
+                           job_timeout=params["job_timeout"])
+        try:
+            lock.acquire()
+        except HtoolsError as err:
+            self.fail(err, **result)
+        failure, report = None, None
+        try:
+            now = Snapshot.read(client).state()
+            if fingerprint(now) != fingerprint(plan["state"]):
+                failure = dict(msg="the cluster changed while the run was starting; nothing "
+                                   "was executed", drift=drift(plan["state"], now))
+            else:
+                report = execute_plan(client, plan, reason, max_parallel=params["max_parallel"],
+                                      max_duration=params["max_duration"],
+                                      job_timeout=params["move_timeout"])
+        except ExecutionError as err:
+            report = err.report
+            failure = dict(msg=to_native(err))
+        except HtoolsError as err:
+            failure = dict(msg=to_native(err))
+        finally:
+            self._release(lock)
+        if report is not None:
+            result["changed"] = bool(report["succeeded"]) or bool(report["unknown"])
+            result["execution"] = report
+        if failure:
+            result.update(failure)
+            self.ansible.fail_json(**result)
+        self.ansible.exit_json(**result)
+
+    def _release(self, lock):
+        tag = lock.tag      # release() forgets it before trying
+        try:
+            lock.release()
+        except HtoolsError as err:
+            self.ansible.warn(
+                "could not release the cluster lock %s: %s; it expires by itself after "
+                "lock_ttl, or remove that cluster tag once this run is known to be over"
+                % (tag, to_native(err)))
