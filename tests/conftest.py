@@ -99,3 +99,23 @@ def htools_balance():
     except ImportError as exc:
         pytest.fail("cannot import the ganeti.htools balancer: %r" % (exc,), pytrace=False)
     return plan_balance, BalanceOptions, hs_fixed
+
+
+# -- markers by folder (declared in pytest.ini) ---------------------------------
+
+_TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+_FOLDER_MARKERS = {
+    "differential": ("differential", "slow"),
+    "integration": ("lab",),
+    "vmlab": ("vmlab",),
+}
+_SLOW_FILES = ("test_fuzz_loaders.py", "test_avoid_disk_moves.py")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        rel = os.path.relpath(str(item.fspath), _TESTS_DIR).split(os.sep)
+        for name in _FOLDER_MARKERS.get(rel[0], ()):
+            item.add_marker(name)
+        if rel[-1] in _SLOW_FILES:
+            item.add_marker("slow")

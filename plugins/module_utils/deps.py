@@ -11,21 +11,22 @@ bug and is left to surface.
 
 from __future__ import annotations
 
+import importlib
 import traceback
 
 _ERRORS = {}
 
-try:
-    import numpy
-except ImportError:
-    numpy = None
-    _ERRORS["numpy"] = traceback.format_exc()
 
-try:
-    import requests
-except ImportError:
-    requests = None
-    _ERRORS["requests"] = traceback.format_exc()
+def _optional(name):
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        _ERRORS[name] = traceback.format_exc()
+        return None
+
+
+numpy = _optional("numpy")
+requests = _optional("requests")
 
 # What each library is for, for the error message.
 PURPOSE = {

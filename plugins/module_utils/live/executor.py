@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Execute a balance plan over RAPI, jobset by jobset, stopping safely.
+"""Execute a plan over RAPI, jobset by jobset, stopping safely.
 
 Rules:
 * jobsets run one after the other; the moves of a jobset run in parallel,
@@ -33,20 +33,32 @@ class ExecutionError(HtoolsError):
         super().__init__(message)
 
 
+def _replace_disks(client, name, params, reason):
+    params = dict(params)
+    remote = params.pop("remote_node")
+    params.pop("mode", None)        # RAPI's replace-disks with remote_node is this mode
+    return client.replace_disks(name, remote, reason=reason, **params)
+
+
+# How each opcode a planner emits is submitted over RAPI, keyed by OP_ID.
+SUBMITTERS = {
+    "OP_INSTANCE_MIGRATE":
+        lambda client, name, params, reason: client.migrate_instance(name, reason=reason,
+                                                                     **params),
+    "OP_INSTANCE_FAILOVER":
+        lambda client, name, params, reason: client.failover_instance(name, reason=reason,
+                                                                      **params),
+    "OP_INSTANCE_REPLACE_DISKS": _replace_disks,
+}
+
+
 def submit_opcode(client, op, reason):
     """Submit one planned opcode as the matching RAPI job; returns the job id."""
-    kind = op["OP_ID"]
-    name = op["instance_name"]
+    submit = SUBMITTERS.get(op["OP_ID"])
+    if submit is None:
+        raise HtoolsError("cannot execute opcode %s" % op["OP_ID"])
     params = {k: v for k, v in op.items() if k not in ("OP_ID", "instance_name")}
-    if kind == "OP_INSTANCE_MIGRATE":
-        return client.migrate_instance(name, reason=reason, **params)
-    if kind == "OP_INSTANCE_FAILOVER":
-        return client.failover_instance(name, reason=reason, **params)
-    if kind == "OP_INSTANCE_REPLACE_DISKS":
-        remote = params.pop("remote_node")
-        params.pop("mode", None)
-        return client.replace_disks(name, remote, reason=reason, **params)
-    raise HtoolsError("cannot execute opcode %s" % kind)
+    return submit(client, op["instance_name"], params, reason)
 
 
 class _Move:
