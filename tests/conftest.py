@@ -1,13 +1,17 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2025, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Make ``import ansible_collections.ganeti.htools...`` work under plain pytest.
+"""Make ``import ansible_collections.ganeti.htools...`` and ``import kit`` work under plain pytest.
 
 The repository root is the collection root. Python and Ansible find it through
 the symlink ``.cache/collections/ansible_collections/ganeti/htools`` -> the
 repository root (the same one ``make link`` creates). This file creates the
 symlink when it is missing, puts ``.cache/collections`` first on ``sys.path``
 and first in ``ANSIBLE_COLLECTIONS_PATH`` (for tests that run ansible).
+
+tests/ itself is on ``sys.path`` too (pytest puts it there for this file;
+it is made sure of below): the test kit (``kit``), the generators (``gen``)
+and the oracles (``oracle``) are imported from there.
 """
 
 from __future__ import annotations
@@ -15,8 +19,12 @@ from __future__ import annotations
 import os
 import sys
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-COLLECTIONS_DIR = os.path.join(REPO_ROOT, '.cache', 'collections')
+_TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+if _TESTS_DIR not in sys.path:
+    sys.path.insert(0, _TESTS_DIR)
+
+from kit.paths import COLLECTIONS_DIR, REPO_ROOT  # noqa: E402  pylint: disable=wrong-import-position
+
 COLLECTION_LINK = os.path.join(COLLECTIONS_DIR, 'ansible_collections', 'ganeti', 'htools')
 
 
@@ -48,36 +56,36 @@ os.environ['ANSIBLE_COLLECTIONS_PATH'] = os.pathsep.join([COLLECTIONS_DIR] + _pa
 
 import pytest  # noqa: E402
 
-import testkit  # noqa: E402  (tests/ is on sys.path: this conftest lives there)
+from kit import tools  # noqa: E402  pylint: disable=wrong-import-position
 
 
 @pytest.fixture(scope="session")
 def cluster_gen():
     """The ``tests/gen/cluster_gen.py`` module."""
-    return testkit.load("cluster_gen")
+    return tools.cluster_gen
 
 
 @pytest.fixture(scope="session")
 def balance_gen(cluster_gen):
     """The ``tests/gen/balance_options.py`` module (random hbal options)."""
-    return testkit.load("balance_options")
+    return tools.balance_gen
 
 
 @pytest.fixture(scope="session")
 def hbal_oracle():
     """The ``tests/oracle/hbal.py`` module."""
-    return testkit.load("hbal_oracle")
+    return tools.hbal_oracle
 
 
 @pytest.fixture(scope="session")
 def balance_oracle():
     """The ``tests/oracle/hbal_balance.py`` module (balancing runs)."""
-    return testkit.load("hbal_balance")
+    return tools.balance_oracle
 
 
 @pytest.fixture(scope="session")
 def require_hbal(hbal_oracle):
-    """Skip when the real hbal binary is not installed."""
+    """Skip when the real hbal binary is not installed; a test using this is `differential`."""
     if not hbal_oracle.hbal_available():
         pytest.skip("hbal not available at %s (apt-get install -y ganeti-htools-3.0)"
                     % hbal_oracle.HBAL_PATH)
@@ -101,15 +109,15 @@ def htools_balance():
     return plan_balance, BalanceOptions, hs_fixed
 
 
-# -- markers by folder (declared in pytest.ini) ---------------------------------
+# -- markers by folder, file and fixture (declared in pytest.ini) ---------------
 
-_TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
 _FOLDER_MARKERS = {
     "differential": ("differential", "slow"),
     "integration": ("lab",),
     "vmlab": ("vmlab",),
 }
-_SLOW_FILES = ("test_fuzz_loaders.py", "test_avoid_disk_moves.py")
+_SLOW_FILES = ("unit/backend/test_fuzz_loaders.py", "unit/planner/test_avoid_disk_moves.py")
+_HBAL_FIXTURE = "require_hbal"      # a test that runs the real hbal compares with it
 
 
 def pytest_collection_modifyitems(items):
@@ -117,5 +125,7 @@ def pytest_collection_modifyitems(items):
         rel = os.path.relpath(str(item.fspath), _TESTS_DIR).split(os.sep)
         for name in _FOLDER_MARKERS.get(rel[0], ()):
             item.add_marker(name)
-        if rel[-1] in _SLOW_FILES:
+        if "/".join(rel) in _SLOW_FILES:
             item.add_marker("slow")
+        if _HBAL_FIXTURE in getattr(item, "fixturenames", ()):
+            item.add_marker("differential")

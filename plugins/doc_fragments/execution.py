@@ -7,27 +7,22 @@ from __future__ import annotations
 
 
 class ModuleDocFragment(object):
-    """How a module that plans gives plans back, checks them and executes them."""
+    """How a planning module executes its plans over RAPI."""
 
     # Use as: extends_documentation_fragment: [ganeti.htools.execution]
     DOCUMENTATION = r'''
 options:
-  plan:
+  force_unlock:
     description:
-      - A plan returned (as RV(plan)) by an earlier run of the same module, unchanged.
-      - The module executes exactly this plan, provided the live cluster is still in
-        the state the plan was computed from; otherwise it fails and lists what changed.
-      - The algorithm options of this run are then ignored; the plan's own are kept.
-    type: dict
-  replan_on_drift:
-    description:
-      - When O(plan) no longer matches the cluster, compute a new plan with the same
-        options instead of failing.
+      - Take over the cluster lock even when another run holds it and it has not
+        expired yet, for example after the controller of that run was lost.
+      - Make sure that run is really over first; the failure message of a refused
+        lock names its owner and age.
     type: bool
     default: false
   max_parallel:
     description:
-      - Maximum number of moves of one jobset that run at the same time.
+      - Maximum number of moves of one jobset that run at the same time (at least 1).
     type: int
     default: 4
   max_duration:
@@ -37,7 +32,7 @@ options:
     type: int
   lock_ttl:
     description:
-      - Lifetime in seconds of the cluster lock (a cluster tag
+      - Lifetime in seconds (at least 60) of the cluster lock (a cluster tag
         C(ganeti.htools:lock:OWNER:EXPIRY)). A lock left by a run that died can be
         taken over once it expired.
     type: int

@@ -3,9 +3,10 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Number formatting exactly as Haskell's Text.Printf and show print it.
 
-hbal's printed numbers are the reference for parity, and Haskell rounds the
-shortest round-trip decimal digits (half to even), not the binary value as C
-does; see hbal-spec §0.1.
+hbal's printed numbers are the reference for parity.  Haskell's `%.Nf`
+rounds the shortest round-trip decimal digits of the double (Python's repr),
+half to even, to N decimals, not the exact binary value as C does: 7.015159375
+prints as 7.01515938 at 8 decimals where C gives 7.01515937.
 """
 
 from __future__ import annotations
@@ -54,7 +55,12 @@ def _shortest_digits(x):
 
 
 def hs_g6(x):
-    """Haskell printf "%.6g" (GHC showGFloat (Just 6)); hbal-spec §0.1."""
+    """Haskell printf "%.6g" (GHC showGFloat (Just 6)).
+
+    Fixed notation with six decimals for 0 and for 0.1 <= |x| < 10**7;
+    otherwise scientific with seven significant digits, half to even, and an
+    exponent with neither sign nor padding (1.000000e-9, 1.000000e8).
+    """
     x = float(x)
     special = _special(x)
     if special is not None:

@@ -32,6 +32,7 @@ extends_documentation_fragment:
   - ganeti.htools.data_source
   - ganeti.htools.balance_options
   - ganeti.htools.rapi
+  - ganeti.htools.plans
   - ganeti.htools.execution
 options:
   save_state:
@@ -286,18 +287,26 @@ data_warnings:
   returned: success
   type: list
   elements: str
+search_stats:
+  description:
+    - What the search did, for the curious and for benchmarks - C(searches) (one per step
+      tried), C(bulk_scored) (candidates scored in bulk), C(exact_scored) (candidates
+      re-scored exactly) and C(fallbacks) (steps handed to the reference search; 0 expected).
+  returned: success
+  type: dict
 plan:
   description:
     - The plan as one self-contained object, to be given back as O(plan).
     - Holds the moves with their opcodes, the jobsets, the options, the cluster state the
-      plan was computed from and its C(fingerprint).
+      plan was computed from and its C(fingerprint), the planning report, and digests of
+      all of them, so that an edited plan is refused (see O(plan)).
   returned: always, when a plan was computed or given
   type: dict
   contains:
     format:
       description: Plan format identifier.
       type: str
-      sample: ganeti.htools/balance-plan/1
+      sample: ganeti.htools/balance-plan/2
     plan_id:
       description: Unique id; every job the plan submits carries C(ganeti.htools:PLAN_ID) in its reason trail.
       type: str
@@ -315,6 +324,18 @@ plan:
     options:
       description: The algorithm options the plan was computed with.
       type: dict
+    report:
+      description: The planning report (scores, node tables, commands...), as in the other return values.
+      type: dict
+    digests:
+      description: Digest of each part of the plan, and of each move.
+      type: dict
+    digest:
+      description: Digest over all parts; what a signature signs.
+      type: str
+    signature:
+      description: HMAC of RV(plan.digest) with O(plan_signing_key), when one was given.
+      type: str
 replanned:
   description: True when O(plan) was stale and a new plan was computed (O(replan_on_drift)).
   returned: when O(plan) was given
@@ -332,7 +353,8 @@ execution:
     moves:
       description:
         - One entry per move, with C(index), C(instance), C(status) (C(success), C(failed),
-          C(not_started), C(unknown)), C(jobs) (the RAPI job ids), C(opcodes_done) and
+          C(not_started), C(unknown), C(already_done)), C(jobs) (the RAPI job ids),
+          C(opcodes), C(opcodes_done), C(resumed_at) (opcodes an earlier run had done) and
           C(error) (Ganeti's message).
       type: list
       elements: dict
@@ -352,9 +374,29 @@ execution:
       description: Indices of the moves whose outcome is unknown because the cluster became unreachable.
       type: list
       elements: int
+    already_done:
+      description: Indices of the moves an earlier, interrupted run of the same plan completed.
+      type: list
+      elements: int
     stopped:
       description: Why execution stopped early on purpose (the O(max_duration) budget), or null.
       type: str
+resumed:
+  description:
+    - When O(plan) was given and an earlier run of it stopped part-way (cancelled, controller
+      lost, O(max_duration), a failed job), what that run had done; this run continues from
+      there, never repeating a done move or opcode.
+  returned: when O(plan) was given and is partly executed
+  type: dict
+  contains:
+    moves_done:
+      description: Indices of the moves that are complete.
+      type: list
+      elements: int
+    moves_partly_done:
+      description: Moves stopped half-way, as C(index) and C(opcodes_done).
+      type: list
+      elements: dict
 '''
 
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs

@@ -3,8 +3,11 @@
 * Seeds 1..300 together must cover every feature the differential tests
   rely on.  Features are detected from the generated text and options with
   an independent mini-parser, not from the generator's own feature list.
-* Every case must avoid the unverified degenerate inputs of spec 12.3 and be
-  well-formed (-U names exist, -G given when needed, -O names resolve).
+* Every case must avoid the degenerate inputs whose hbal behaviour nobody
+  has characterised (duplicate names, a DRBD instance without a secondary, a
+  secondary on a non-DRBD instance, an online node with no memory, CPUs or
+  spindles) and be well-formed (-U names exist, -G given when needed, -O
+  names resolve).
 * hbal must accept every case (exit 0) and the strict oracle parser must
   understand its output.  ``HTOOLS_GEN_HBAL_STEP=k`` checks only every k-th
   seed (default 1: all 300, run in parallel, a few seconds).
@@ -58,7 +61,9 @@ REQUIRED = (
 
 
 # ---------------------------------------------------------------------------
-# independent mini-parser of the htools text format (spec 1.1)
+# independent mini-parser of the htools text format: sections separated by
+# empty lines (groups, nodes, instances, cluster tags, optional policies),
+# fields by "|"
 
 
 def hs_lines(text):
@@ -196,7 +201,10 @@ def detect(case):
         if len(sizes) > 1:
             feats.add("multi_node_sizes")
 
-    # memory / disk consistency (spec 2.3), online-or-not, '?' excluded
+    # memory / disk consistency: hbal warns about a node whose total memory less
+    # node, free and primary-instance memory is above 512 MiB, or whose total disk
+    # less free disk and its instances' disks is above 1024 MiB; online-or-not,
+    # '?' excluded
     for n in nodes:
         if n[0] in qmark:
             continue
@@ -274,7 +282,8 @@ def is_symmetric(gnodes, insts):
 
 
 def check_well_formed(case):
-    """Problems that would make a case degenerate (spec 12.3) or rejected."""
+    """Problems that would make a case degenerate (an input whose hbal behaviour is
+    not characterised, see the module docstring) or rejected."""
     p = parse_case(case)
     probs = []
     nodes, insts, groups = p["nodes"], p["insts"], p["groups"]

@@ -1,4 +1,9 @@
-"""Differential test of ``-S FILE`` and ``-C FILE`` (spec 8.6, 8.7).
+"""Differential test of ``-S FILE`` and ``-C FILE``.
+
+``-S P`` writes the cluster as loaded (every group) to ``P.original`` and,
+after balancing, the selected group's final state to ``P.balanced``, both in
+the text format; ``-C FILE`` writes the moves' commands, in jobsets, as a
+shell script.
 
 For seeds 1..N (N = env ``HTOOLS_SAVE_CASES``, default 40), with the random
 options of ``tests/gen/balance_options.py``::
@@ -15,7 +20,8 @@ When the cluster is already well balanced hbal exits before writing
 ``.balanced`` and the script; then only ``.original`` is compared here and
 ``test_save_state_well_balanced_files`` checks which files are written.
 Cases where hbal crashes writing ``.balanced`` because of a split instance
-(spec 8.7, ``IntMap.!: key N is not an element of the map``) are skipped.
+(its secondary in another group: hbal 3.0.2 dies with ``IntMap.!: key N is
+not an element of the map``) are skipped.
 
 When the cluster is already well balanced hbal exits before writing
 ``.balanced``; so must we.
@@ -61,7 +67,7 @@ def run_both(seed, tmp_path, balance_gen, balance_oracle, htools_balance):
     if hb.returncode != 0:
         if SPLIT_CRASH in hb.stderr:
             pytest.skip(f"seed {seed}: hbal crashes writing .balanced "
-                        "(split instance, spec 8.7)")
+                        "(split instance: a known hbal 3.0.2 bug)")
         pytest.fail(f"seed {seed}: hbal exited {hb.returncode}\n"
                     f"  stderr: {hb.stderr.strip()[-400:]}\n  reproduce: {again}")
     if hb.cluster_empty:

@@ -3,8 +3,9 @@
 For seeds 1..N (N = env ``HTOOLS_SEARCH_CASES``, default 100) a random
 cluster and random hbal options (``tests/gen/balance_options.py``) are
 planned twice, with ``search="bulk"`` and ``search="exhaustive"``; the step
-lines, the ``-C`` listing, the end message and the scores must be identical.
-No hbal binary is needed.
+lines, the ``-C`` listing, the end message and the scores must be identical,
+and the bulk search must never have fallen back to the reference search
+(``BalanceResult.search_stats.fallbacks``). No hbal binary is needed.
 """
 
 from __future__ import annotations
@@ -13,28 +14,46 @@ import os
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import bulk_search as candidates
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import loop
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import planner
 
 N_CASES = int(os.environ.get("HTOOLS_SEARCH_CASES", "100"))
 SEEDS = list(range(1, N_CASES + 1))
 
 
+@pytest.fixture
+def balance_results(monkeypatch):
+    """The BalanceResult of every ``balance`` run the planner makes in the test."""
+    results = []
+
+    def recording_balance(*args, **kwargs):
+        result = loop.balance(*args, **kwargs)
+        results.append(result)
+        return result
+
+    monkeypatch.setattr(planner, "balance", recording_balance)
+    return results
+
+
 @pytest.mark.parametrize("seed", SEEDS, ids=[f"seed{s}" for s in SEEDS])
 def test_bulk_equals_exhaustive(seed, tmp_path, balance_gen, balance_oracle,
-                                htools_balance):
+                                htools_balance, balance_results):
     plan_balance, BalanceOptions, _hs_fixed = htools_balance
     opts = balance_gen.balance_options(seed)
     dpath, upath = opts["case"].write(tmp_path)[:2]
     results = {}
+    search_stats = {}
     for search in ("bulk", "exhaustive"):
+        del balance_results[:]
         try:
             results[search] = balance_gen.run_plan(
                 plan_balance, BalanceOptions, opts, dpath, upath, search=search)
         except Exception as exc:    # noqa: BLE001 - compared below
             results[search] = exc
+        else:
+            assert len(balance_results) == 1, "the planner must run balance() once per plan"
+            search_stats[search] = balance_results[0].search_stats
     bulk, ref = results["bulk"], results["exhaustive"]
-    fallbacks = list(candidates.FALLBACKS)
-    del candidates.FALLBACKS[:]
     where = (f"seed {seed}\n  options: {opts['argv']}\n"
              f"  reproduce: {balance_gen.repro(opts, search='exhaustive')}")
     if isinstance(bulk, Exception) or isinstance(ref, Exception):
@@ -56,7 +75,13 @@ def test_bulk_equals_exhaustive(seed, tmp_path, balance_gen, balance_oracle,
     if bulk_scores != ref_scores:
         problems.append(f"raw step scores differ: bulk {bulk_scores}, "
                         f"exhaustive {ref_scores}")
-    if fallbacks:
-        problems.append(f"the bulk search fell back to the reference {len(fallbacks)} time(s): "
-                        "its feasibility checks disagree with the scalar model")
+    stats = search_stats["bulk"]
+    if stats.fallbacks:
+        problems.append(f"the bulk search fell back to the reference {stats.fallbacks} time(s) "
+                        f"({stats!r}): its feasibility checks disagree with the scalar model")
+    if search_stats["exhaustive"].fallbacks or search_stats["exhaustive"].bulk_scored:
+        problems.append(f"the reference search reports bulk work: {search_stats['exhaustive']!r}")
+    if stats.searches != search_stats["exhaustive"].searches:
+        problems.append(f"the searches ran a different number of times: bulk {stats!r}, "
+                        f"exhaustive {search_stats['exhaustive']!r}")
     assert not problems, where + "\n  " + "\n  ".join(problems)

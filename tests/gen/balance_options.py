@@ -2,9 +2,11 @@
 
 Companion of ``cluster_gen.py``: for a seed, :func:`balance_options` takes
 the cluster ``cluster_gen.generate(seed)`` and chooses the hbal options of a
-balancing run on it (spec sections 6.4 and 7.4), combined with the
-generator's own per-case options (``-G``, ``-O``, ``--exclusion-tags``,
-``--ignore-dynu``, ``-U``) without conflicts.
+balancing run on it (the move restrictions, the instance selection, the
+CPU and disk limits, and the loop's stop rules ``-l``, ``-e``, ``-g`` and
+``--min-gain-limit``), combined with the generator's own per-case options
+(``-G``, ``-O``, ``--exclusion-tags``, ``--ignore-dynu``, ``-U``) without
+conflicts.
 
 Public API::
 
@@ -47,16 +49,20 @@ Only the standard library is used.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import random
 import shlex
 import sys
 
+if __name__ == "__main__":      # run as a script: tests/ holds the kit and this package
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from gen import cluster_gen  # noqa: E402  pylint: disable=wrong-import-position
+from kit.paths import HBAL  # noqa: E402  pylint: disable=wrong-import-position
+
 __all__ = ["OPTION_NAMES", "REPRO_DIR", "balance_options", "hbal_command",
            "plan_call", "run_plan", "repro", "main"]
 
-DEFAULT_HBAL = "/usr/lib/ganeti/3.0/usr/bin/hbal"
 REPRO_DIR = "/tmp/htools-bal"
 
 # Option names as counted in ``used`` (long forms; ``-l`` is "max-length").
@@ -79,27 +85,9 @@ _EXTRA_TAG_PREFIXES = ("app", "db", "svc", "team", "power", "bar", "foo",
                        "hv")
 
 
-def _cluster_gen():
-    """``cluster_gen`` (importable as a sibling module or by file path)."""
-    for name in ("htools_difftest_cluster_gen", "cluster_gen"):
-        if name in sys.modules:
-            return sys.modules[name]
-    name = "htools_difftest_cluster_gen"
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        "cluster_gen.py")
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod     # dataclasses need the module registered
-    try:
-        spec.loader.exec_module(mod)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return mod
-
-
 # ---------------------------------------------------------------------------
-# a minimal, independent reading of the generated text file (spec 1.1)
+# a minimal, independent reading of the generated text file (sections
+# separated by empty lines, fields by "|")
 
 
 def _sections(text):
@@ -151,7 +139,12 @@ class _Cluster:
 
 
 def _partial(name, names):
-    """A unique partial name of ``name`` (spec 2.1 step 5), or None."""
+    """The short form of ``name`` (up to its first dot) if it stands for ``name`` alone, else None.
+
+    hbal looks a name given to ``-O``, ``--select-instances`` or
+    ``--exclude-instances`` up exactly, else as the one name that starts with
+    it followed by a dot; none or several such names make it unknown.
+    """
     if "." not in name:
         return None
     base = name.split(".", 1)[0]
@@ -181,7 +174,7 @@ def _pick_names(rng, pool, all_names, count, partial_prob):
 def balance_options(seed, case=None):
     """Choose the hbal balancing options for ``cluster_gen.generate(seed)``."""
     if case is None:
-        case = _cluster_gen().generate(seed)
+        case = cluster_gen.generate(seed)
     rng = random.Random(f"balance-options-{int(seed)}")
     cl = _Cluster(case.data)
     gen = case.options
@@ -339,8 +332,7 @@ def balance_options(seed, case=None):
 
 def hbal_command(opts, data_path, util_path=None, hbal_path=None, extra=()):
     """Full hbal argv: ``hbal -t DATA [-U UTIL] <options> <extra>``."""
-    argv = [hbal_path or os.environ.get("HTOOLS_HBAL") or os.environ.get("HBAL")
-            or DEFAULT_HBAL, "-t", str(data_path)]
+    argv = [hbal_path or HBAL, "-t", str(data_path)]
     if opts["use_util"] and util_path is not None:
         argv += ["-U", str(util_path)]
     return argv + list(opts["argv"]) + [str(a) for a in extra]

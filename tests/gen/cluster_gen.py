@@ -1,8 +1,10 @@
 """Seeded random generator of Ganeti clusters in the htools text format.
 
 Used for differential testing of ``ganeti.htools`` against the real
-``hbal`` (Ganeti 3.0.2).  The text format is described in
-``hbal-spec.md`` section 1.1, the ``-U`` utilisation file in section 1.5.
+``hbal`` (Ganeti 3.0.2).  The text format (``hbal -t``) is sections
+separated by empty lines: groups, nodes, instances, cluster tags and
+(optionally) policies, one ``|``-separated record per line.  The ``-U`` utilisation file
+has one ``name cpu mem dsk net`` line per instance.
 
 Public API::
 
@@ -19,7 +21,7 @@ writes ``DIR/cN.data`` and ``DIR/optsN.json`` (and ``DIR/uN.txt`` when the
 case has a utilisation file).  ``--seeds A-B`` generates a range.
 
 Every generated case is meant to be accepted by hbal (exit code 0).  The
-degenerate inputs listed as unverified in spec section 12.3 are never
+degenerate inputs whose hbal behaviour nobody has characterised are never
 produced: every ``drbd`` instance has a secondary different from its
 primary, no other template gets a secondary, and all names are unique.
 
@@ -51,7 +53,9 @@ RUN_STATUSES = (
     "running", "ADMIN_down", "ADMIN_offline", "ERROR_up", "ERROR_down",
     "ERROR_nodedown", "ERROR_nodeoffline", "USER_down", "ERROR_wrongnode",
 )
-# Statuses whose memory counts in i_mem (spec section 3, usesMemory).
+# Statuses whose memory counts in i_mem: an instance that is not forthcoming
+# uses its node's memory unless it is stopped (ADMIN_down, ADMIN_offline,
+# ERROR_down, USER_down).
 _MEM_STATUSES = frozenset(
     ("running", "ERROR_up", "ERROR_nodedown", "ERROR_nodeoffline",
      "ERROR_wrongnode"))

@@ -19,9 +19,8 @@ import time
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from labkit import LAB_DIR, Lab, lab_settings, read_env_file  # noqa: E402  pylint: disable=wrong-import-position
+from kit.lab import Lab, lab_settings, read_env_file
+from kit.paths import LAB_DIR
 
 NODES = 3
 SEED = 5

@@ -9,7 +9,7 @@ import os
 import subprocess
 import threading
 
-from labkit import REPO_ROOT
+from kit.paths import REPO_ROOT
 
 PLAYBOOK = os.path.join(REPO_ROOT, 'playbooks', 'balance_live.yml')
 DONE = ('No solution found', 'already well balanced')

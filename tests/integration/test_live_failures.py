@@ -9,7 +9,7 @@ import re
 import threading
 import time
 
-from labkit import LOCK_PREFIX
+from kit.lab import LOCK_PREFIX
 
 from ansible_collections.ganeti.htools.plugins.module_utils.live.rapi import RapiClient
 

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from labkit import LOCK_PREFIX, result
+from kit.lab import LOCK_PREFIX, result
 
 
 def test_of_two_concurrent_runs_exactly_one_balances(fresh, tmp_path):

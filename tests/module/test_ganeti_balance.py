@@ -9,16 +9,17 @@ import json
 import os
 import subprocess
 
-from ansible_cli import EXAMPLE, HBAL, REPO_ROOT, need_hbal, run_module, run_playbook
+import pytest
+
+from kit.ansible_cli import run_module, run_playbook
+from kit.paths import EXAMPLE, HBAL, REPO_ROOT, SPEC_DATA
 
 MODULE = 'ganeti.htools.ganeti_balance'
 PLAYBOOK = os.path.join(REPO_ROOT, 'playbooks', 'balance.yml')
-SPEC_DATA = os.path.join(REPO_ROOT, 'tests', 'data', 'spec')
 
 
 def hbal_plan(data_file, *args):
-    """(step lines, end message, -C lines) that hbal prints."""
-    need_hbal()
+    """(step lines, end message, -C lines) that hbal prints (tests using it need require_hbal)."""
     proc = subprocess.run([HBAL, '-t', data_file, '-C'] + list(args), capture_output=True,
                           text=True, timeout=300, check=True)
     lines = proc.stdout.splitlines()
@@ -28,6 +29,7 @@ def hbal_plan(data_file, *args):
     return lines[start:end], lines[end], lines[length_at + 1:]
 
 
+@pytest.mark.usefixtures('require_hbal')
 def test_check_mode_plan_equals_hbal(tmp_path):
     status, result, output = run_module(tmp_path, MODULE, '--check', '-a', 'data_file=%s' % EXAMPLE)
     assert status == 'CHANGED', output
@@ -43,6 +45,7 @@ def test_check_mode_plan_equals_hbal(tmp_path):
     assert first['opcodes'][0]['OP_ID'] in ('OP_INSTANCE_MIGRATE', 'OP_INSTANCE_REPLACE_DISKS')
 
 
+@pytest.mark.usefixtures('require_hbal')
 def test_options_reach_the_algorithm(tmp_path):
     data = os.path.join(SPEC_DATA, 'hbal-evac.data')
     params = dict(data_file=data, evac_mode=True, restricted_migration=True)
@@ -92,8 +95,8 @@ def test_unknown_names_fail_cleanly(tmp_path):
         assert 'Traceback' not in output
 
 
+@pytest.mark.usefixtures('require_hbal')
 def test_save_state_matches_hbal(tmp_path):
-    need_hbal()
     data = os.path.join(SPEC_DATA, 'hbal-evac.data')
     prefix = str(tmp_path / 'ours')
     params = dict(data_file=data, offline_nodes=['node-3'], save_state=prefix)
@@ -107,6 +110,7 @@ def test_save_state_matches_hbal(tmp_path):
             assert ours_file.read() == hbal_file.read(), suffix
 
 
+@pytest.mark.usefixtures('require_hbal')
 def test_balance_playbook_prints_the_plan(tmp_path):
     returncode, output, stdout = run_playbook(tmp_path, PLAYBOOK)
     assert returncode == 0, output

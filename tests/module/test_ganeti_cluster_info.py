@@ -17,7 +17,8 @@ import subprocess
 
 import pytest
 
-from ansible_cli import EXAMPLE, HBAL, REPO_ROOT, need_hbal, run_module as _run, run_playbook
+from kit.ansible_cli import run_module as _run, run_playbook
+from kit.paths import EXAMPLE, HBAL, REPO_ROOT
 
 PLAYBOOK = os.path.join(REPO_ROOT, 'playbooks', 'cluster_info.yml')
 MODULE = 'ganeti.htools.ganeti_cluster_info'
@@ -39,8 +40,8 @@ def run_module(tmp_path, *args):
 
 
 def run_hbal(data_file, *args):
-    """Return (initial score text, initial node table text) printed by the real hbal."""
-    need_hbal()
+    """Return (initial score text, initial node table text) printed by the real hbal
+    (tests using it need require_hbal)."""
     proc = subprocess.run([HBAL, '-t', data_file, '-p'] + list(args), capture_output=True, text=True, timeout=300, check=True)
     score = re.search(r'^Initial score: (\S+)$', proc.stdout, re.M)
     assert score, proc.stdout
@@ -48,6 +49,7 @@ def run_hbal(data_file, *args):
     return score.group(1), table
 
 
+@pytest.mark.usefixtures('require_hbal')
 def test_example_score_matches_hbal(tmp_path):
     status, result, output = run_module(tmp_path, '-a', 'data_file=%s' % EXAMPLE)
     assert status == 'SUCCESS', output
@@ -77,6 +79,7 @@ def test_example_score_matches_hbal(tmp_path):
     assert offline == ['node6']
 
 
+@pytest.mark.usefixtures('require_hbal')
 def test_check_mode_gives_the_same_result(tmp_path):
     status, result, output = run_module(tmp_path, '--check', '-a', 'data_file=%s' % EXAMPLE)
     assert status == 'SUCCESS', output
@@ -91,6 +94,7 @@ def test_check_mode_gives_the_same_result(tmp_path):
     (dict(exclusion_tags=['backup']), ['--exclusion-tags', 'backup']),
     (dict(group='default'), ['-G', 'default']),
 ], ids=['offline_nodes', 'ignore_dynu', 'exclusion_tags', 'group'])
+@pytest.mark.usefixtures('require_hbal')
 def test_options_match_hbal(tmp_path, params, hbal_args):
     params = dict(params, data_file=EXAMPLE)
     status, result, output = run_module(tmp_path, '-a', json.dumps(params))
@@ -122,6 +126,7 @@ def test_missing_data_file_fails_cleanly(tmp_path):
     assert 'Traceback' not in output
 
 
+@pytest.mark.usefixtures('require_hbal')
 def test_example_playbook_runs(tmp_path):
     returncode, output, stdout = run_playbook(tmp_path, PLAYBOOK)
     assert returncode == 0, output

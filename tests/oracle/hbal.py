@@ -12,13 +12,16 @@ Public API::
     run_hbal(data_path, util_path=None, group=None, offline_nodes=(),
              exclusion_tags=(), ignore_dynu=False, extra_args=(), *,
              hbal_path=None, check=True, parse=True, timeout=120) -> HbalResult
+    run_hbal_rapi(directory, extra_args=(), util_path=None, *, hbal_path=None,
+                  check=True, parse=True, timeout=120) -> HbalResult
     parse_output(stdout, stderr, argv=(), returncode=0) -> HbalResult
     HbalError, HbalParseError
 
 The default invocation is ``hbal -t FILE -v -v -v -p -l 0`` plus the options;
-``-l 0`` stops hbal right after the initial report (spec section 7.4), ``-p``
-prints the ``Initial cluster status:`` table on stderr and ``-v -v -v`` the
-``Initial coefficients`` metric table on stdout (spec section 8.1).
+``-l 0`` allows no balancing step, so hbal stops right after the initial
+report; ``-p`` prints the ``Initial cluster status:`` table on stderr, and
+``-v -v -v`` (verbosity above 2) the ``Initial coefficients`` metric table on
+stdout instead of the single ``Initial score:`` line.
 
 The parser is strict: if the expected structure is missing it raises
 :class:`HbalParseError`, so a broken oracle cannot make a comparison pass.
@@ -33,15 +36,15 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
+from kit.paths import HBAL
+
 __all__ = [
     "HBAL_PATH", "METRIC_NAMES", "HbalError", "HbalParseError", "HbalResult",
-    "hbal_available", "hbal_argv", "run_hbal", "parse_output",
+    "hbal_available", "hbal_argv", "run_hbal", "run_hbal_rapi", "parse_output",
 ]
 
-_DEFAULT_HBAL = "/usr/lib/ganeti/3.0/usr/bin/hbal"
-# HTOOLS_HBAL, then HBAL (exported by the Makefile), then the Debian path
-HBAL_PATH = (os.environ.get("HTOOLS_HBAL") or os.environ.get("HBAL")
-             or _DEFAULT_HBAL)
+# the tests' one hbal path (kit/paths.py): HTOOLS_HBAL, then HBAL, then the Debian path
+HBAL_PATH = HBAL
 
 METRIC_NAMES = (
     "free_mem_cv", "free_disk_cv", "n1_cnt", "reserved_mem_cv",
@@ -152,6 +155,24 @@ def run_hbal(data_path, util_path=None, group=None, offline_nodes=(),
     """
     argv = hbal_argv(data_path, util_path, group, offline_nodes,
                      exclusion_tags, ignore_dynu, extra_args, hbal_path)
+    return _run(argv, check, parse, timeout)
+
+
+def run_hbal_rapi(directory, extra_args=(), util_path=None, *, hbal_path=None,
+                  check=True, parse=True, timeout=120):
+    """``hbal -m file://DIR -v -v -v -p -l 0 [-U UTIL] EXTRA``, like :func:`run_hbal`.
+
+    DIR holds the four RAPI answers as ``{groups,nodes,instances,info}.json``.
+    """
+    argv = [hbal_path or HBAL_PATH, "-m", "file://" + os.path.abspath(str(directory)),
+            *BASE_ARGS]
+    if util_path is not None:
+        argv += ["-U", str(util_path)]
+    argv += [str(a) for a in extra_args]
+    return _run(argv, check, parse, timeout)
+
+
+def _run(argv, check, parse, timeout):
     env = dict(os.environ)
     env.setdefault("LC_ALL", "C.UTF-8")
     proc = subprocess.run(argv, capture_output=True, text=True,
@@ -220,7 +241,7 @@ def parse_output(stdout, stderr, argv=(), returncode=0):
     out = stdout.split("\n")
     err = stderr.split("\n")
 
-    # -- stderr: load warnings (spec 2.3) --------------------------------
+    # -- stderr: load warnings (nodes whose memory or disk do not add up) --
     if "Warning: cluster has inconsistent data:" in err:
         k = err.index("Warning: cluster has inconsistent data:") + 1
         while k < len(err) and err[k].startswith("  - "):
@@ -232,7 +253,7 @@ def parse_output(stdout, stderr, argv=(), returncode=0):
     elif any(line.startswith("  - ") for line in err):
         _fail("hbal output: warning lines without header", stdout, stderr)
 
-    # -- stderr: split instances (spec 8.1 item 5) ------------------------
+    # -- stderr: split instances (listed at verbosity above 1) ------------
     if "Found instances belonging to multiple node groups:" in err:
         k = err.index("Found instances belonging to multiple node groups:") + 1
         while k < len(err) and err[k].startswith("  "):
@@ -270,7 +291,7 @@ def parse_output(stdout, stderr, argv=(), returncode=0):
     if m:
         res.policy_violating = int(m.group(1))
 
-    # -- stdout: initial score and metric table (spec 8.5) ----------------
+    # -- stdout: initial score and metric table (name, value, weight) -----
     idx, m = _find_unique(out, _RE_INITIAL, "'Initial coefficients'", stdout,
                           stderr)
     res.initial_score_text = m.group(1)
@@ -305,7 +326,7 @@ def parse_output(stdout, stderr, argv=(), returncode=0):
         _fail(f"hbal output: unexpected line after metrics {out[k]!r}",
               stdout, stderr)
 
-    # -- stderr: initial node table (spec 8.3) ----------------------------
+    # -- stderr: initial node table (cells padded to their column's width) -
     if err.count("Initial cluster status:") != 1:
         _fail("hbal output: expected exactly one 'Initial cluster status:'",
               stdout, stderr)

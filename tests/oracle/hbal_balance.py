@@ -1,8 +1,9 @@
 """Oracle for balancing runs: run the real ``hbal`` and parse the plan.
 
 ``tests/oracle/hbal.py`` parses the initial report (``-v -v -v -p -l 0``);
-this module parses what a balancing run prints at the default verbosity
-(spec sections 7.5 and 8.1)::
+this module parses what a balancing run prints on stdout at the default
+verbosity: the initial score, one step line per step as it is found, the end
+message and the solution length::
 
     Initial score: X
     Trying to minimize the CV...

@@ -1,7 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Reader for dynamic utilisation files (`hbal -U`); hbal-spec §1.5."""
+"""Reader for dynamic utilisation files (`hbal -U`).
+
+One line per instance, `name cpu mem dsk net`, split on single spaces; the
+four loads are numbers.  Instances not listed keep the load 1.0 each.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""RAPI responses (as Ganeti serves them) to the cluster model; hbal-spec §1.2.
+"""RAPI responses (as Ganeti serves them) to the cluster model, as `hbal -m` reads them.
 
 The mapping is independent of the transport: it takes the decoded JSON of
 /2/info, /2/nodes?bulk=1, /2/instances?bulk=1 and /2/groups?bulk=1, whether

@@ -1,7 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Reader for the htools text format (`hbal -t`, `hscan`, `hbal -S`); hbal-spec §1.1."""
+"""Reader for the htools text format (`hbal -t`, `hscan`, `hbal -S`).
+
+Sections separated by empty lines: groups, nodes, instances, cluster tags and,
+optionally, instance policies; fields within a line are separated by `|`.
+"""
 
 from __future__ import annotations
 

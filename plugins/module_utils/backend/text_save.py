@@ -1,7 +1,13 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Writer for the htools text format, as `hbal -S` writes it (hbal-spec §1.1.7)."""
+"""Writer for the htools text format, as `hbal -S` writes it.
+
+Sections (groups, nodes, instances, cluster tags, policies: the cluster's
+first, then each group's in index order) are separated by empty lines.  As in
+hbal, the free memory written is the loaded one, which moves never update, and
+the free disk the current one.
+"""
 
 from __future__ import annotations
 

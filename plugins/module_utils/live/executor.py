@@ -21,8 +21,8 @@ import time
 from ..errors import HtoolsError
 from .rapi import FINAL_JOB_STATUSES, RapiError, RapiSubmissionUnknown, job_error_text
 
-SUCCESS, FAILED, NOT_STARTED, RUNNING, UNKNOWN = (
-    "success", "failed", "not_started", "running", "unknown")
+SUCCESS, FAILED, NOT_STARTED, RUNNING, UNKNOWN, ALREADY_DONE = (
+    "success", "failed", "not_started", "running", "unknown", "already_done")
 
 
 class ExecutionError(HtoolsError):
@@ -62,25 +62,30 @@ def submit_opcode(client, op, reason):
 
 
 class _Move:
-    def __init__(self, move):
+    def __init__(self, move, done=0):
         self.move = move
         self.index = move["index"]
         self.ops = move["opcodes"]
-        self.step = 0
+        self.step = done        # opcodes an earlier, interrupted run completed
         self.job = None
         self.since = None       # when the current job was submitted
-        self.record = {"index": self.index, "instance": move["instance"], "status": NOT_STARTED,
-                       "jobs": [], "opcodes_done": 0, "opcodes": len(self.ops), "error": None}
+        self.record = {"index": self.index, "instance": move["instance"],
+                       "status": ALREADY_DONE if done >= len(self.ops) else NOT_STARTED,
+                       "jobs": [], "opcodes_done": done, "opcodes": len(self.ops),
+                       "resumed_at": done, "error": None}
 
 
 def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1.0,
-                 clock=time.monotonic, sleep=time.sleep, job_timeout=None):
+                 clock=time.monotonic, sleep=time.sleep, job_timeout=None, progress=None):
     """Run the plan's moves; returns the report, or raises ExecutionError with it.
 
     A job still running after `job_timeout` seconds is left to Ganeti and
     counts as a failure with an unknown outcome: nothing more is submitted.
+    `progress` ({move index: opcodes done}) resumes an interrupted run: done
+    moves are skipped, a move stopped halfway continues with its next opcode.
     """
-    moves = {m["index"]: _Move(m) for m in plan["moves"]}
+    progress = progress or {}
+    moves = {m["index"]: _Move(m, progress.get(m["index"], 0)) for m in plan["moves"]}
     started = clock()
     stop = None          # why no further jobset starts
     failure = None
@@ -91,7 +96,7 @@ def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1
         if max_duration is not None and clock() - started >= max_duration:
             stop = "max_duration reached after %d of %d jobsets" % (done_sets, len(plan["jobsets"]))
             break
-        queue = [moves[i] for i in jobset]
+        queue = [moves[i] for i in jobset if moves[i].record["status"] != ALREADY_DONE]
         active = []
         try:
             while queue or active:
@@ -189,5 +194,6 @@ def _report(moves, stop):
         "failed": by_status.get(FAILED, []),
         "not_started": by_status.get(NOT_STARTED, []),
         "unknown": by_status.get(UNKNOWN, []),
+        "already_done": by_status.get(ALREADY_DONE, []),
         "stopped": stop,
     }

@@ -47,12 +47,21 @@ def new_owner():
 
 def parse(tag):
     """(owner, expiry) of a lock tag, or None."""
+    parsed = parse_full(tag)
+    return (parsed[0], parsed[2]) if parsed else None
+
+
+def parse_full(tag):
+    """(owner, taken or None, expiry) of a lock tag (OWNER[:TAKEN]:EXPIRY), or None."""
     if not tag.startswith(LOCK_TAG_PREFIX):
         return None
-    owner, sep, expiry = tag[len(LOCK_TAG_PREFIX):].rpartition(":")
+    rest, sep, expiry = tag[len(LOCK_TAG_PREFIX):].rpartition(":")
     if not sep or not expiry.isdigit():
         return None
-    return owner, int(expiry)
+    owner, sep, taken = rest.rpartition(":")
+    if sep and taken.isdigit():
+        return owner, int(taken), int(expiry)
+    return rest, None, int(expiry)
 
 
 class ClusterLock:
@@ -88,16 +97,18 @@ class ClusterLock:
     def _reason(self, what):
         return "%s:lock-%s:%s" % (self.reason or "ganeti.htools", what, uuid.uuid4().hex[:8])
 
-    def acquire(self):
+    def acquire(self, force=False):
+        """Take the lock; `force` takes over live locks of other runs too."""
         now = int(self.clock())
         locks = self._locks()
         live = [lk for lk in locks if lk[2] > now and lk[1] != self.owner]
-        if live:
+        if live and not force:
             raise LockHeld(_held_message(live[0], now))
-        expired = [lk[0] for lk in locks if lk[2] <= now]
-        if expired:   # take over locks whose holder did not release them in time
-            self._run(self.client.delete_cluster_tags, expired, "takeover")
-        tag = "%s%s:%d" % (LOCK_TAG_PREFIX, self.owner, now + self.ttl)
+        stale = [lk[0] for lk in locks if lk[2] <= now or force]
+        if stale:   # locks whose holder did not release them in time, or forced
+            self._run(self.client.delete_cluster_tags, stale, "takeover")
+        # the owner name carries the time the lock was taken, to report its age
+        tag = "%s%s:%d:%d" % (LOCK_TAG_PREFIX, self.owner, now, now + self.ttl)
         started = self.clock()
         self._run(self.client.add_cluster_tags, [tag], "take")
         self.tag = tag
@@ -134,7 +145,10 @@ class ClusterLock:
 
 
 def _held_message(lock, now):
-    _tag, owner, expiry = lock
-    return ("the cluster is locked by another ganeti.htools run (%s) for %d more seconds; "
-            "wait for it, or remove the cluster tag %r if that run is known to be dead"
-            % (owner, max(0, expiry - now), lock[0]))
+    tag = lock[0]
+    owner, taken, expiry = parse_full(tag)
+    age = "taken %d seconds ago, " % max(0, now - taken) if taken is not None else ""
+    return ("the cluster is locked by another ganeti.htools run (%s), %sfor %d more seconds "
+            "(cluster tag %r); wait for it, or, if that run is known to be over (its "
+            "controller was lost), take the lock over with force_unlock: true"
+            % (owner, age, max(0, expiry - now), tag))

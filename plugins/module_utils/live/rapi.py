@@ -199,6 +199,18 @@ class RapiClient:
                         return job.get("id")
         return None
 
+    def unfinished_jobs(self, reason_prefix):
+        """Ids of queued or running jobs whose reason trail starts with `reason_prefix`."""
+        found = []
+        for job in self.get("/2/jobs", {"bulk": 1}) or []:
+            if job.get("status") in FINAL_JOB_STATUSES:
+                continue
+            reasons = [entry[1] for op in job.get("ops") or [] for entry in
+                       (op or {}).get("reason") or [] if len(entry) > 1]
+            if any(isinstance(r, str) and r.startswith(reason_prefix) for r in reasons):
+                found.append(job.get("id"))
+        return found
+
     # -- reads ---------------------------------------------------------------
     def version(self):
         return self.get("/version")

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+from urllib.parse import urlsplit
 
 from ..backend.detect import load_data_file
 from ..errors import HtoolsError
@@ -33,8 +34,23 @@ def unreadable(params, option):
     return None
 
 
+def url_credentials(url):
+    """The user information embedded in a URL (user:password@host), as secrets to mask."""
+    if not url or "@" not in url:
+        return []
+    try:
+        parts = urlsplit(url if "://" in url else "https://" + url)
+    except ValueError:
+        return [url]
+    secrets = [s for s in (parts.password, parts.netloc.rpartition("@")[0]) if s]
+    return secrets if "@" in parts.netloc else []
+
+
 def client_from_params(params):
     """A RapiClient for the module's connection options."""
+    if url_credentials(params.get("rapi_url")):
+        raise HtoolsError("rapi_url must not contain credentials; give them as rapi_user and "
+                          "rapi_password")
     if not params.get("rapi_url"):
         raise HtoolsError("no cluster given: set data_file, or rapi_url (or the %s "
                           "environment variable)" % ENV["rapi_url"])

@@ -47,7 +47,8 @@ class Instance:
             setattr(new, slot, getattr(self, slot))
         return new
 
-    # Predicates (hbal-spec §3)
+    # Predicates derived from status, template and flags; the status and template
+    # sets are in vocabulary.py.
     @property
     def is_running(self):
         return self.run_status in RUNNING_STATUSES

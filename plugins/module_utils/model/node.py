@@ -31,9 +31,10 @@ def _del_tags(counts, tags):
 class Node:
     """A node and every derived quantity hbal keeps for it.
 
-    The mutators below implement hbal's add/remove algebra (hbal-spec §4.3,
-    §4.4).  Balancing works on copies (`copy()`), so a failed candidate never
-    touches the state it was tried on.
+    The mutators below implement hbal's add/remove algebra: unchecked
+    placement while loading, and checked add / plain remove while balancing,
+    where an add reports the first limit it breaks.  Balancing works on copies
+    (`copy()`), so a failed candidate never touches the state it was tried on.
     """
 
     __slots__ = (
@@ -126,7 +127,7 @@ class Node:
         new.instance_map = dict(self.instance_map)
         return new
 
-    # -- derived quantities (hbal-spec §4.2) --------------------------------
+    # -- derived quantities: free/unallocated memory, ratios to the totals --
     def recorded_free_mem(self, i_mem=None):
         return int(self.t_mem) - self.n_mem - (self.i_mem if i_mem is None else i_mem)
 
@@ -172,7 +173,7 @@ class Node:
     def loc_excl_pairs(self, inst):
         return [(loc, excl) for loc in sorted(self.location_tags) for excl in inst.excl_tags]
 
-    # -- load-time placement without checks (hbal-spec §4.3) --------------
+    # -- load-time placement: no checks, every instance is accepted -------
     def set_pri(self, inst):
         if not inst.forthcoming:
             self.p_list.insert(0, inst.idx)
@@ -234,7 +235,8 @@ class Node:
         used_dsk = sum(instances[i].dsk for i in self.p_list + self.s_list)
         return self.x_mem, int(self.t_dsk) - self.f_dsk - used_dsk
 
-    # -- balancing-time updates (hbal-spec §4.4) ---------------------------
+    # -- balancing-time updates: removals always succeed; adds check limits,
+    #    soft ones only when not forced ----------------------------------
     def remove_pri(self, inst):
         if not inst.forthcoming:
             self.p_list.remove(inst.idx)
@@ -441,7 +443,11 @@ class Node:
         return None
 
     def policy_health(self):
-        """getPolicyHealth: None when fine, else the FailMode (hbal-spec §4.7)."""
+        """getPolicyHealth: None when fine, else the FailMode.
+
+        FailDisk when the instances' spindles exceed the node's limit, else
+        FailCPU when the vCPU ratio exceeds the policy's.  Only used for a message.
+        """
         if self.inst_spindles > self.hi_spindles:
             return "FailDisk"
         if self.p_cpu > self.vcpu_ratio:

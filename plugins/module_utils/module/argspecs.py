@@ -4,8 +4,8 @@
 """Every module option, declared once; a module picks the groups it takes.
 
 Each group matches one doc fragment: data_source, rapi, balance_options,
-execution.  Defaults of the algorithm options come from the planner's own
-table, so the planner and the modules cannot disagree.
+execution.  Numeric options are declared as option tables (type, default,
+valid range), so the same declaration builds the spec and checks the values.
 """
 
 from __future__ import annotations
@@ -13,7 +13,33 @@ from __future__ import annotations
 from ansible.module_utils.basic import env_fallback
 
 from ..live.source import ENV
+from ..options import Option, argument_spec
 from ..planner.balance.options import ALGORITHM_OPTIONS
+
+RAPI_OPTIONS = (
+    Option("validate_certs", "bool", True),
+    Option("timeout", "float", 60.0, minimum=0.1),
+)
+
+# A plan given back, and how it is checked (every planning module).
+PLAN_OPTIONS = (
+    Option("plan", "dict"),
+    Option("plan_signing_key", "str", no_log=True),
+    Option("replan_on_drift", "bool", False),
+)
+
+# How a plan is executed (modules that execute their plans).
+EXECUTION_OPTIONS = PLAN_OPTIONS + (
+    Option("force_unlock", "bool", False),
+    Option("max_parallel", "int", 4, minimum=1),
+    Option("max_duration", "int", minimum=1),
+    Option("lock_ttl", "int", 7200, minimum=60),
+    Option("job_timeout", "int", 600, minimum=1),
+    Option("move_timeout", "int", minimum=1),
+)
+
+# Every option whose values are range-checked before anything runs.
+CHECKED_OPTIONS = RAPI_OPTIONS + EXECUTION_OPTIONS + ALGORITHM_OPTIONS
 
 
 def data_source():
@@ -29,43 +55,31 @@ def data_source():
 
 
 def rapi():
-    """How to reach a live cluster; every value may come from the environment."""
-    return dict(
+    """How to reach a live cluster; credentials may come from the environment."""
+    spec = dict(
         rapi_url=dict(type="str", fallback=(env_fallback, [ENV["rapi_url"]])),
         rapi_user=dict(type="str", fallback=(env_fallback, [ENV["rapi_user"]])),
         rapi_password=dict(type="str", no_log=True,
                            fallback=(env_fallback, [ENV["rapi_password"]])),
-        validate_certs=dict(type="bool", default=True),
         ca_path=dict(type="path", fallback=(env_fallback, [ENV["ca_path"]])),
-        timeout=dict(type="float", default=60.0),
     )
-
-
-def _option_spec(option):
-    spec = dict(type=option.type)
-    if option.elements:
-        spec["elements"] = option.elements
-    if option.default is not None:
-        spec["default"] = list(option.default) if option.type == "list" else option.default
+    spec.update(argument_spec(RAPI_OPTIONS))
     return spec
 
 
 def balance_options():
     """hbal's algorithm options."""
-    return {option.name: _option_spec(option) for option in ALGORITHM_OPTIONS}
+    return argument_spec(ALGORITHM_OPTIONS)
+
+
+def plans():
+    """How a plan is given back and checked (for modules that only plan)."""
+    return argument_spec(PLAN_OPTIONS)
 
 
 def execution():
     """How a plan is given back, checked and executed."""
-    return dict(
-        plan=dict(type="dict"),
-        replan_on_drift=dict(type="bool", default=False),
-        max_parallel=dict(type="int", default=4),
-        max_duration=dict(type="int"),
-        lock_ttl=dict(type="int", default=7200),
-        job_timeout=dict(type="int", default=600),
-        move_timeout=dict(type="int"),
-    )
+    return argument_spec(EXECUTION_OPTIONS)
 
 
 def combine(*groups, **extra):

@@ -16,12 +16,15 @@ from ansible.module_utils.common.text.converters import to_native
 
 from .. import deps
 from ..errors import HtoolsError
+from ..options import validate
 from ..live.executor import ExecutionError, execute_plan
 from ..live.lock import ClusterLock
 from ..live.plans import check_plan, make_plan, plan_result
+from ..live.resume import progress
 from ..live.snapshot import Snapshot, drift, fingerprint, model_state
-from ..live.source import read_cluster, unreadable
+from ..live.source import read_cluster, unreadable, url_credentials
 from ..report.diff import placement_diff
+from .argspecs import CHECKED_OPTIONS
 
 _PATH_OPTIONS = ("data_file", "util_file")
 
@@ -32,8 +35,13 @@ class HtoolsModule:
     def __init__(self, argument_spec, needs=()):
         self.ansible = AnsibleModule(argument_spec=argument_spec, supports_check_mode=True)
         self.params = self.ansible.params
+        self._refuse_url_credentials()
         live = not self.params.get("data_file")
         self._require(tuple(needs) + (("requests",) if live else ()))
+        try:
+            validate([o for o in CHECKED_OPTIONS if o.name in argument_spec], self.params)
+        except HtoolsError as err:
+            self.fail(err)
         for option in _PATH_OPTIONS:
             problem = unreadable(self.params, option)
             if problem:
@@ -43,6 +51,15 @@ class HtoolsModule:
 
     def fail(self, msg, **result):
         self.ansible.fail_json(msg=to_native(msg), **result)
+
+    def _refuse_url_credentials(self):
+        # A password in the URL would be echoed by every message and result:
+        # mask it in all output first, then refuse it.
+        secrets = url_credentials(self.params.get("rapi_url"))
+        if secrets:
+            self.ansible.no_log_values.update(secrets)
+            self.fail("rapi_url must not contain credentials; give them as rapi_user and "
+                      "rapi_password (or GANETI_RAPI_USER and GANETI_RAPI_PASSWORD)")
 
     def _require(self, names):
         for name, trace in deps.missing(names):
@@ -78,16 +95,17 @@ class HtoolsModule:
     def run_plan(self, planner):
         """Plan (or take the plan given back), then execute it unless in check mode."""
         params = self.params
-        if params["data_file"] and not self.ansible.check_mode:
+        if planner.executes and params["data_file"] and not self.ansible.check_mode:
             self.fail("Executing a %s plan needs a live cluster reached over RAPI (rapi_url); "
                       "with data_file the plan can only be computed in check mode (--check or "
                       "check_mode: true)" % planner.kind)
         data, snapshot, client = self._read()
         state = snapshot.state() if snapshot is not None else model_state(data)
         cluster = snapshot.info.get("name") if snapshot is not None else None
+        self._progress = None
         try:
-            if params["plan"]:
-                result = self._given_plan(planner, data, state, cluster)
+            if params.get("plan"):
+                result = self._given_plan(planner, data, state, cluster, client)
             else:
                 result = self._fresh_plan(planner, data, state, cluster,
                                           {k: params[k] for k in planner.options},
@@ -97,25 +115,45 @@ class HtoolsModule:
         except OSError as err:
             self.fail("cannot write the state files: %s" % to_native(err))
         plan = result["plan"]
+        if not planner.executes:
+            result["changed"] = False       # a plan for others to execute; nothing ran
+            self.ansible.exit_json(**result)
         if self.ansible.check_mode or not plan["moves"]:
             self.ansible.exit_json(**result)
-        self._execute(client, plan, result)
+        self._execute(client, plan, state, result)
 
     def _fresh_plan(self, planner, data, state, cluster, options, save_state=None, **extra):
         report = self._warn_data(dict(planner.compute(data, options, save_state)))
-        plan = make_plan(planner.kind, report, state, options, cluster)
+        plan = make_plan(planner.kind, report, state, options, cluster,
+                         signing_key=self.params.get("plan_signing_key"))
         return self._result(plan, **extra)
 
-    def _given_plan(self, planner, data, state, cluster):
-        given = check_plan(self.params["plan"], planner.kind, planner.module)
+    def _given_plan(self, planner, data, state, cluster, client):
+        given = check_plan(self.params["plan"], planner.kind, planner.module,
+                           signing_key=self.params.get("plan_signing_key"))
         if fingerprint(state) == given["fingerprint"]:
             return self._result(given, replanned=False)
+        done, unexplained = progress(given, state)
+        if not unexplained and any(done.values()):
+            # An earlier run of this plan stopped part-way: continue it.
+            self._refuse_running_jobs(client, given)
+            self._progress = done
+            return self._result(given, replanned=False, resumed=_resume_summary(given, done))
         changes = drift(given["state"], state)
         if not self.params["replan_on_drift"]:
             self.fail("the plan is stale: the cluster changed since it was computed; nothing "
                       "was executed", drift=changes, replanned=False, plan=given)
         return self._fresh_plan(planner, data, state, cluster, given["options"],
                                 replanned=True, drift=changes)
+
+    def _refuse_running_jobs(self, client, plan):
+        # A job the interrupted run submitted may still be queued or running:
+        # going on now could submit its opcode a second time.
+        running = client.unfinished_jobs("ganeti.htools:%s:" % plan["plan_id"]) if client else []
+        if running:
+            self.fail("jobs of an earlier run of this plan are still queued or running (%s); "
+                      "nothing was executed; run again once they have finished"
+                      % ", ".join(str(j) for j in running), plan=plan)
 
     def _result(self, plan, **extra):
         result = plan_result(plan)
@@ -124,26 +162,27 @@ class HtoolsModule:
             result["diff"] = placement_diff(result)
         return result
 
-    def _execute(self, client, plan, result):
-        """Lock, re-check the cluster, run the plan, unlock; exits the module."""
+    def _execute(self, client, plan, state, result):
+        """Lock, re-check the cluster is still in `state`, run the plan, unlock; exits."""
         params = self.params
         reason = "ganeti.htools:%s" % plan["plan_id"]
         lock = ClusterLock(client, ttl=params["lock_ttl"], reason=reason,
                            job_timeout=params["job_timeout"])
         try:
-            lock.acquire()
+            lock.acquire(force=params["force_unlock"])
         except HtoolsError as err:
             self.fail(err, **result)
         failure, report = None, None
         try:
             now = Snapshot.read(client).state()
-            if fingerprint(now) != fingerprint(plan["state"]):
+            if fingerprint(now) != fingerprint(state):
                 failure = dict(msg="the cluster changed while the run was starting; nothing "
-                                   "was executed", drift=drift(plan["state"], now))
+                                   "was executed", drift=drift(state, now))
             else:
                 report = execute_plan(client, plan, reason, max_parallel=params["max_parallel"],
                                       max_duration=params["max_duration"],
-                                      job_timeout=params["move_timeout"])
+                                      job_timeout=params["move_timeout"],
+                                      progress=self._progress)
         except ExecutionError as err:
             report = err.report
             failure = dict(msg=to_native(err))
@@ -168,3 +207,13 @@ class HtoolsModule:
                 "could not release the cluster lock %s: %s; it expires by itself after "
                 "lock_ttl, or remove that cluster tag once this run is known to be over"
                 % (tag, to_native(err)))
+
+
+def _resume_summary(plan, done):
+    """Which moves an interrupted run finished, and which it left half-way."""
+    lengths = {m["index"]: len(m["opcodes"]) for m in plan["moves"]}
+    return {
+        "moves_done": sorted(i for i, k in done.items() if k >= lengths[i]),
+        "moves_partly_done": [{"index": i, "opcodes_done": k} for i, k in sorted(done.items())
+                              if 0 < k < lengths[i]],
+    }

@@ -15,11 +15,14 @@ class Planner:
     needs:    third-party libraries it cannot plan without
     compute:  compute(data, opts, save_state=None) -> report, for freshly loaded
               data; the report holds `moves` and `jobsets` besides what it describes
+    executes: whether the module runs the plan outside check mode; a planner
+              whose plans others execute (the roller's waves) returns them only
     """
 
-    def __init__(self, kind, module, options, needs, compute):
+    def __init__(self, kind, module, options, needs, compute, executes=True):
         self.kind = kind
         self.module = module
         self.options = tuple(options)
         self.needs = tuple(needs)
         self.compute = compute
+        self.executes = executes

@@ -1,7 +1,13 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""hbal's node table (`-p[FIELDS]`): values, formatting and layout (hbal-spec §8.3)."""
+"""hbal's node table (`-p[FIELDS]`): values, formatting and layout.
+
+`-p` alone prints DEFAULT_FIELDS, `-pF1,F2` exactly those fields, `-p+F1,F2`
+the defaults followed by them.  Nodes in index order; each cell padded to its
+column's widest entry (header included), numbers right-aligned, text
+left-aligned.
+"""
 
 from __future__ import annotations
 

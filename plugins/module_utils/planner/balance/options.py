@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""hbal's algorithm options, declared once: name, type and default.
+"""hbal's algorithm options, declared once: name, type, default, valid range.
 
 The balancer reads its defaults from here, the module argument spec is built
 from here, and a unit test holds the doc fragment `balance_options` to it.
@@ -9,27 +9,18 @@ from here, and a unit test holds the doc fragment `balance_options` to it.
 
 from __future__ import annotations
 
-
-class Option:
-    """One option: its Ansible type and hbal's default (None: no default)."""
-
-    __slots__ = ("name", "type", "default", "elements")
-
-    def __init__(self, name, type_, default=None, elements=None):
-        self.name = name
-        self.type = type_
-        self.default = default
-        self.elements = elements
+from ...options import Option, defaults
 
 
 # Options of the search itself (hbal -l -e -g --min-gain-limit ...).
 SEARCH_OPTIONS = (
-    Option("max_length", "int", -1),
-    Option("min_score", "float", 1e-9),
-    Option("min_gain", "float", 0.01),
-    Option("min_gain_limit", "float", 0.1),
+    Option("max_length", "int", -1, minimum=-1),
+    Option("min_score", "float", 1e-9, minimum=0),
+    Option("min_gain", "float", 0.01, minimum=0),
+    Option("min_gain_limit", "float", 0.1, minimum=0),
     Option("no_disk_moves", "bool", False),
-    Option("avoid_disk_moves", "float"),      # Ganeti >= 3.1; None keeps 3.0.2's plans
+    # Ganeti >= 3.1's factor; None keeps 3.0.2's plans.
+    Option("avoid_disk_moves", "float", minimum=0),
     Option("no_instance_moves", "bool", False),
     Option("ignore_soft_errors", "bool", False),
     Option("evac_mode", "bool", False),
@@ -40,16 +31,11 @@ SEARCH_OPTIONS = (
 MODEL_OPTIONS = (
     Option("select_instances", "list", (), elements="str"),
     Option("exclude_instances", "list", (), elements="str"),
-    Option("max_cpu", "float"),
-    Option("min_disk", "float", 0.0),
+    Option("max_cpu", "float", minimum=0),
+    Option("min_disk", "float", 0.0, minimum=0, maximum=1),
 )
 
 ALGORITHM_OPTIONS = SEARCH_OPTIONS + MODEL_OPTIONS
-
-
-def defaults(options=ALGORITHM_OPTIONS):
-    """{name: default} of `options`."""
-    return {opt.name: opt.default for opt in options}
 
 
 class BalanceOptions:

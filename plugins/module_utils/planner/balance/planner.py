@@ -132,6 +132,7 @@ def _plan_group(data, group, options, search, save_state):
         "n1_failing_instances": [data.instances[i].name for i in n1_insts],
         "instances_before": [instance_record(i, data) for i in instances_before.values()],
         "instances_after": [instance_record(i, data) for i in after_insts],
+        "search_stats": result.search_stats.as_dict(),
         "warnings": list(data.warnings),
         "changed": bool(steps),
     }

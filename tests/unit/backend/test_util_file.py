@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Dynamic utilisation files (``hbal -U``, hbal-spec 1.5).
+"""Dynamic utilisation files (``hbal -U``: one ``name cpu mem dsk net`` line per instance).
 
 * lines split on single spaces into exactly 5 fields, Haskell number syntax;
 * a later line for the same instance wins;
@@ -26,7 +26,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.backend.dynutil impo
 from ansible_collections.ganeti.htools.plugins.module_utils.numfmt import hs_fixed
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare
 
-import htools_unit_support as support
+from kit.report_parity import compare
 
 SRC = "/data/util.txt"
 N_CASES = int(os.environ.get("HTOOLS_UTIL_CASES", "80"))
@@ -154,7 +154,7 @@ def test_unknown_instance_is_an_error(tmp_path):
 
 
 def test_hbal_ignores_unknown_instances(tmp_path, hbal_oracle, require_hbal):
-    """hbal 3.0.2 silently ignores unknown names (hbal-spec 1.5): a deliberate difference."""
+    """hbal 3.0.2 silently ignores unknown names in a -U file: a deliberate difference."""
     dpath = _write(tmp_path, "c.data", DATA)
     upath = _write(tmp_path, "u.txt", UNKNOWN_UTIL)
     hb = hbal_oracle.run_hbal(dpath, upath, check=False, parse=False)
@@ -216,6 +216,6 @@ def test_util_parity_with_hbal(seed, tmp_path, cluster_gen, hbal_oracle, require
     res = cluster_info(dpath, util_file=upath, group=opts["group"],
                        offline_nodes=list(opts["offline_nodes"]),
                        exclusion_tags=list(opts["exclusion_tags"]))
-    problems = support.score_parity().compare(case, hb, res, hs_fixed)
+    problems = compare(case, hb, res, hs_fixed)
     assert not problems, "seed %d with -U %s: %d difference(s)\n  %s\n  hbal: %s" % (
         seed, upath, len(problems), "\n  ".join(problems), hb.command)

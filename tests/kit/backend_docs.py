@@ -1,147 +1,33 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Shared helpers of the loader unit tests (tests/unit/).
+"""A model written as the documents the other backends read.
 
-* ``cluster_gen()`` / ``hbal_oracle()`` / ``score_parity()``: the generator,
-  the hbal oracle and the differential score comparison, loaded by file path
-  (like tests/differential/conftest.py does);
-* ``snapshot()`` / ``snapshot_diff()``: a canonical, comparable image of a
-  whole ClusterData (every slot of every group, node and instance, the tags,
-  the policies, warnings and suffix);
-* ``model_to_rapi()``: the four RAPI responses Ganeti 3.0 serves for a
+* ``model_to_rapi()``: the four answers Ganeti 3.0's RAPI serves for a
   cluster (``/2/groups?bulk=1``, ``/2/nodes?bulk=1``, ``/2/instances?bulk=1``,
-  ``/2/info``), written with ``write_rapi_dir()`` in hbal's ``file://`` layout;
-* ``model_to_ialloc()``: an IAllocator request document (evac spec 2.1);
-* ``run_hbal_rapi()``: ``hbal -m file://DIR -v -v -v -p -l 0`` parsed by the
-  oracle.
+  ``/2/info``), written by ``write_rapi_dir()`` as the directory that
+  ``hbal -m file://DIR`` reads (``oracle.hbal.run_hbal_rapi``);
+* ``model_to_ialloc()``: an IAllocator request document;
+* ``ipolicy_json()`` / ``ispec_json()``: an instance policy as both carry it.
 
-Nothing here is copied from Ganeti: the JSON shapes follow hbal-spec 1.2 and
-evac-roller-spec 2.1.
+Nothing here is copied from Ganeti: the documents carry the keys Ganeti 3.0
+serves and htools reads (summed up above each part).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-
-import testkit
-from ansible_collections.ganeti.htools.plugins.module_utils.model.cluster import ClusterData
-from ansible_collections.ganeti.htools.plugins.module_utils.model.group import Group, IPolicy, ISpec
-from ansible_collections.ganeti.htools.plugins.module_utils.model.instance import Instance
-from ansible_collections.ganeti.htools.plugins.module_utils.model.node import Node
-
-TESTS_DIR = testkit.TESTS_DIR
-SPEC_DATA_DIR = TESTS_DIR / "data" / "spec"
-
-
-def cluster_gen():
-    """tests/gen/cluster_gen.py (same module object as the differential tests')."""
-    return testkit.load("cluster_gen")
-
-
-def hbal_oracle():
-    """tests/oracle/hbal.py (same module object as the differential tests')."""
-    return testkit.load("hbal_oracle")
-
-
-def score_parity():
-    """tests/differential/test_score_parity.py, for its ``compare()``."""
-    return testkit.load("score_parity")
-
 
 # ---------------------------------------------------------------------------
-# canonical snapshot of a model
-
-
-def canon(value):
-    """A hashable, exactly comparable image of a model value.
-
-    Types are kept (1 and 1.0 differ), floats compare by repr (NaN equals NaN,
-    0.0 differs from -0.0), dict order is kept (it matters for peer display).
-    """
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return ("bool", value)
-    if isinstance(value, int):
-        return ("int", value)
-    if isinstance(value, float):
-        return ("float", repr(value))
-    if isinstance(value, str):
-        return ("str", value)
-    if isinstance(value, (list, tuple)):
-        return ("list", tuple(canon(v) for v in value))
-    if isinstance(value, (set, frozenset)):
-        return ("set", tuple(sorted((canon(v) for v in value), key=repr)))
-    if isinstance(value, dict):
-        return ("dict", tuple((canon(k), canon(v)) for k, v in value.items()))
-    if isinstance(value, ISpec):
-        return ("ispec", canon(value.as_tuple()))
-    if isinstance(value, IPolicy):
-        return ("ipolicy", canon(value.std), canon(value.minmax),
-                canon(value.disk_templates), canon(value.vcpu_ratio),
-                canon(value.spindle_ratio))
-    raise TypeError("snapshot: unexpected value type %s (%r)" % (type(value).__name__, value))
-
-
-def _slots(obj, cls, skip):
-    missing = object()
-    out = []
-    for slot in cls.__slots__:
-        if slot in skip:
-            continue
-        value = getattr(obj, slot, missing)
-        out.append((slot, "<unset>" if value is missing else canon(value)))
-    return tuple(out)
-
-
-def snapshot(data, skip=()):
-    """Canonical image of a ClusterData; ``skip`` names slots/attributes to leave out."""
-    skip = frozenset(skip)
-    assert isinstance(data, ClusterData)
-    # "source" only names where the data was read from (for messages).
-    extra = sorted(k for k in vars(data)
-                   if k not in ("groups", "nodes", "instances", "cluster_tags", "ipolicy",
-                                "warnings", "suffix", "source"))
-    return {
-        "groups": [_slots(g, Group, skip) for g in data.groups],
-        "nodes": [_slots(n, Node, skip) for n in data.nodes],
-        "instances": [_slots(i, Instance, skip) for i in data.instances],
-        "cluster_tags": canon(data.cluster_tags),
-        "ipolicy": canon(data.ipolicy),
-        "warnings": canon(data.warnings),
-        "suffix": canon(data.suffix),
-        "extra": tuple((k, canon(getattr(data, k))) for k in extra if k not in skip),
-    }
-
-
-def snapshot_diff(left, right, limit=8):
-    """Readable differences between two snapshots (empty list if equal)."""
-    out = []
-    for key in left:
-        a, b = left[key], right.get(key)
-        if a == b:
-            continue
-        if key in ("groups", "nodes", "instances"):
-            if len(a) != len(b):
-                out.append("%s: count %d != %d" % (key, len(a), len(b)))
-            for pos, (x, y) in enumerate(zip(a, b)):
-                for (slot, vx), (_slot, vy) in zip(x, y):
-                    if vx != vy:
-                        out.append("%s[%d].%s: %r != %r" % (key, pos, slot, vx, vy))
-                        if len(out) >= limit:
-                            return out + ["..."]
-        else:
-            out.append("%s: %r != %r" % (key, a, b))
-        if len(out) >= limit:
-            return out + ["..."]
-    return out
-
-
-# ---------------------------------------------------------------------------
-# model -> RAPI responses (hbal-spec 1.2)
+# model -> RAPI responses
+#
+# hbal -m reads /2/groups?bulk=1, /2/nodes?bulk=1, /2/instances?bulk=1 and
+# /2/info.  A node that is not live (offline or not vm_capable) counts with
+# zero resources, and a drained node as offline.  An instance's memory is
+# oper_ram if that is a number, else beparams.memory, else beparams.maxmem; a
+# node's spindles are sptotal with exclusive storage, else
+# ndparams.spindle_count.  The master named in /2/info must be a known node.
 
 _ISPEC_KEYS = ("memory-size", "cpu-count", "disk-size", "disk-count", "nic-count", "spindle-use")
 
@@ -296,28 +182,14 @@ def write_rapi_dir(docs, directory):
     return str(directory)
 
 
-def run_hbal_rapi(directory, extra_args=(), util_path=None, check=True, parse=True):
-    """``hbal -m file://DIR -v -v -v -p -l 0 [-U UTIL] EXTRA`` (parsed like run_hbal)."""
-    oracle = hbal_oracle()
-    argv = [oracle.HBAL_PATH, "-m", "file://" + os.path.abspath(str(directory)),
-            *oracle.BASE_ARGS]
-    if util_path is not None:
-        argv += ["-U", str(util_path)]
-    argv += [str(a) for a in extra_args]
-    env = dict(os.environ)
-    env.setdefault("LC_ALL", "C.UTF-8")
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env,
-                          check=False)
-    if proc.returncode != 0 or not parse:
-        if check and proc.returncode != 0:
-            raise oracle.HbalError("hbal exited with %d: %s\n--- stdout ---\n%s--- stderr ---\n%s"
-                                   % (proc.returncode, " ".join(argv), proc.stdout, proc.stderr))
-        return oracle.HbalResult(argv, proc.returncode, proc.stdout, proc.stderr)
-    return oracle.parse_output(proc.stdout, proc.stderr, argv, proc.returncode)
-
-
 # ---------------------------------------------------------------------------
-# model -> IAllocator request (evac-roller-spec 2.1)
+# model -> IAllocator request
+#
+# The request names groups by uuid, nodes and instances by name.  A node
+# that is not live carries only offline, drained, group, ndparams (and
+# optionally vm_capable, tags); a live one also its memory, disk, CPU and
+# spindle figures.  An instance without admin_state is up; the first
+# enabled hypervisor is every node's.
 
 ADMIN_STATE_OF = {"ADMIN_down": "down", "ADMIN_offline": "offline"}
 
@@ -400,10 +272,3 @@ def model_to_ialloc(data, rng, hypervisor="xen-pvm", drained=(), not_vm_capable=
         "request": {"type": "node-evacuate", "instances": names[:1],
                     "evac_mode": "secondary-only"},
     }
-
-
-__all__ = [
-    "SPEC_DATA_DIR", "cluster_gen", "hbal_oracle", "score_parity", "canon", "snapshot",
-    "snapshot_diff", "ipolicy_json", "model_to_rapi", "write_rapi_dir", "run_hbal_rapi",
-    "model_to_ialloc", "ADMIN_STATE_OF", "IPolicy",
-]

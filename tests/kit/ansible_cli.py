@@ -1,7 +1,12 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Run the collection's modules and playbooks through the ansible CLI, as users do."""
+"""Run the collection's modules and playbooks through the ansible CLI, as users do.
+
+``ansible_settings()`` is the one place of the ANSIBLE_* environment every
+test run of ansible uses (the module tests here, the lab in kit/lab.py);
+``parse_result()`` reads the result of an ad hoc ``ansible localhost -m``.
+"""
 
 from __future__ import annotations
 
@@ -14,27 +19,31 @@ import sys
 
 import pytest
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-COLLECTIONS_DIR = os.path.join(REPO_ROOT, '.cache', 'collections')
-EXAMPLE = os.path.join(REPO_ROOT, 'playbooks', 'files', 'example.data')
-HBAL = os.environ.get('HBAL', '/usr/lib/ganeti/3.0/usr/bin/hbal')
+from kit.paths import COLLECTIONS_DIR
+
 RESULT_RE = re.compile(r'^localhost \| (SUCCESS|CHANGED|FAILED!) => ', re.M)
 
 
-def tool(name):
-    """The ansible CLI next to the running Python (the venv), else on PATH."""
+def tool(name, skip=True):
+    """The ansible CLI next to the running Python (the venv), else on PATH.
+
+    A missing tool skips the test, or with ``skip=False`` raises RuntimeError.
+    """
     candidate = os.path.join(os.path.dirname(sys.executable), name)
     if os.access(candidate, os.X_OK):
         return candidate
     found = shutil.which(name)
     if not found:
-        pytest.skip('%s is not installed' % name)
+        if skip:
+            pytest.skip('%s is not installed' % name)
+        raise RuntimeError('%s is not installed (make deps)' % name)
     return found
 
 
-def ansible_env():
-    env = dict(os.environ)
-    env.update(
+def ansible_settings():
+    """The ANSIBLE_* settings of a test run: this checkout's collection, JSON
+    results, no colours and no warnings that are not about the collection."""
+    return dict(
         ANSIBLE_COLLECTIONS_PATH=COLLECTIONS_DIR,
         ANSIBLE_CALLBACK_RESULT_FORMAT='json',
         ANSIBLE_NOCOLOR='1',
@@ -44,7 +53,21 @@ def ansible_env():
         ANSIBLE_DEPRECATION_WARNINGS='0',
         ANSIBLE_PYTHON_INTERPRETER=sys.executable,
     )
+
+
+def ansible_env():
+    env = dict(os.environ)
+    env.update(ansible_settings())
     return env
+
+
+def parse_result(stdout, output):
+    """(status as printed: SUCCESS, CHANGED or FAILED!, result dict) of an ad hoc run;
+    ``output`` (all that was printed) is shown when there is no result."""
+    match = RESULT_RE.search(stdout)
+    assert match, 'no module result in the ansible output:\n' + output
+    result, _end = json.JSONDecoder().raw_decode(stdout[match.end():])
+    return match.group(1), result
 
 
 def run_module(tmp_path, module, *args, extra_env=None):
@@ -56,10 +79,8 @@ def run_module(tmp_path, module, *args, extra_env=None):
     proc = subprocess.run(cmd, cwd=str(tmp_path), env=env, capture_output=True,
                           text=True, timeout=300, check=False)
     output = proc.stdout + proc.stderr
-    match = RESULT_RE.search(proc.stdout)
-    assert match, 'no module result in the ansible output:\n' + output
-    result, _end = json.JSONDecoder().raw_decode(proc.stdout[match.end():])
-    return match.group(1), result, output
+    status, result = parse_result(proc.stdout, output)
+    return status, result, output
 
 
 def run_playbook(tmp_path, playbook, *args):
@@ -69,8 +90,3 @@ def run_playbook(tmp_path, playbook, *args):
     proc = subprocess.run([tool('ansible-playbook'), playbook] + list(args), cwd=str(tmp_path),
                           env=env, capture_output=True, text=True, timeout=300, check=False)
     return proc.returncode, proc.stdout + proc.stderr, proc.stdout
-
-
-def need_hbal():
-    if not os.access(HBAL, os.X_OK):
-        pytest.skip('the real hbal (%s) is not installed; run make deps' % HBAL)

@@ -17,29 +17,7 @@ import requests
 from urllib3.exceptions import MaxRetryError, SSLError as Urllib3SSLError
 
 from ansible_collections.ganeti.htools.plugins.module_utils.live import rapi
-
-
-class Reply:
-    status_code = 200
-    reason = "OK"
-
-    def json(self):
-        return {"name": "cluster"}
-
-
-class Session:
-    def __init__(self, script):
-        self.script = list(script)
-        self.calls = 0
-        self.headers = {}
-        self.auth = None
-
-    def request(self, *_args, **_kwargs):
-        self.calls += 1
-        step = self.script.pop(0)
-        if isinstance(step, Exception):
-            raise step
-        return step
+from kit.fakes import Reply, ScriptedSession
 
 
 def requests_ssl_error(cause):
@@ -49,7 +27,7 @@ def requests_ssl_error(cause):
 
 
 def client(script):
-    session = Session(script)
+    session = ScriptedSession(script)
     return rapi.RapiClient("https://cluster.example.com:5080", session=session,
                            sleep=lambda _s: None), session
 
@@ -60,7 +38,7 @@ def test_a_refused_certificate_fails_at_once_and_names_ca_path():
     cli, session = client([requests_ssl_error(refused)])
     with pytest.raises(rapi.RapiCertificateError) as err:
         cli.info()
-    assert session.calls == 1
+    assert len(session.calls) == 1
     assert "TLS verification failed" in str(err.value) and "ca_path" in str(err.value)
     assert isinstance(err.value, rapi.RapiUnreachable)
 
@@ -68,13 +46,14 @@ def test_a_refused_certificate_fails_at_once_and_names_ca_path():
 def test_a_handshake_cut_short_is_a_connection_failure_and_is_retried():
     eof = ssl.SSLEOFError(8, "[SSL: UNEXPECTED_EOF_WHILE_READING] EOF occurred in violation "
                              "of protocol")
-    cli, session = client([requests_ssl_error(eof), requests_ssl_error(eof), Reply()])
+    cli, session = client([requests_ssl_error(eof), requests_ssl_error(eof),
+                           Reply(200, {"name": "cluster"})])
     assert cli.info() == {"name": "cluster"}
-    assert session.calls == 3
+    assert len(session.calls) == 3
 
     cli, session = client([requests_ssl_error(eof)] * 5)
     with pytest.raises(rapi.RapiUnreachable) as err:
         cli.info()
-    assert session.calls == 5 and not isinstance(err.value, rapi.RapiCertificateError)
+    assert len(session.calls) == 5 and not isinstance(err.value, rapi.RapiCertificateError)
     assert "TLS connection to https://cluster.example.com:5080 failed" in str(err.value)
     assert "ca_path" not in str(err.value)

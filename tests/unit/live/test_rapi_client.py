@@ -8,50 +8,15 @@ The same calls run against a real Ganeti cluster in tests/integration.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 import requests
 
 from ansible_collections.ganeti.htools.plugins.module_utils.live import rapi
-
-
-NOT_JSON = object()
-
-
-class Reply:
-    def __init__(self, status, body):
-        self.status_code = status
-        self.reason = {200: "OK", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-                       502: "Bad Gateway", 500: "Internal Server Error"}.get(status, "?")
-        self._body = body
-
-    def json(self):
-        if self._body is NOT_JSON:
-            raise ValueError("not json")
-        return self._body
-
-
-class FakeSession:
-    """Scripted answers: each entry is a Reply or an exception to raise."""
-
-    def __init__(self, script):
-        self.script = list(script)
-        self.calls = []
-        self.headers = {}
-        self.auth = None
-
-    def request(self, method, url, params=None, data=None, timeout=None, verify=None):
-        self.calls.append(dict(method=method, url=url, params=params,
-                               data=json.loads(data) if data else None, verify=verify))
-        step = self.script.pop(0)
-        if isinstance(step, Exception):
-            raise step
-        return step
+from kit.fakes import NOT_JSON, Reply, ScriptedSession
 
 
 def client(script, **kw):
-    session = FakeSession(script)
+    session = ScriptedSession(script)
     kw.setdefault("sleep", lambda _s: None)
     return rapi.RapiClient("https://cluster.example.com:5080", "user", "secret", session=session,
                            **kw), session
@@ -70,7 +35,7 @@ def test_tls_verification_is_on_by_default_and_sent_with_every_request():
 
 
 def test_bare_host_gets_https_and_the_rapi_port():
-    cli = rapi.RapiClient("cluster.example.com", session=FakeSession([]))
+    cli = rapi.RapiClient("cluster.example.com", session=ScriptedSession([]))
     assert cli.url == "https://cluster.example.com:5080"
 
 

@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""IAllocator request documents (evac-roller-spec 2.1, hbal-spec 1.4).
+"""IAllocator request documents (what Ganeti hands an iallocator such as hail,
+and ``hbal -I`` reads).
 
 ``hbal -I`` is not an oracle here: 3.0.2 merges the instances twice (a
 known bug we deliberately do not copy).  Instead, a request built from a
@@ -31,8 +32,10 @@ from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare impo
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.metrics import (
     breakdown, total_score)
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.text_save import dump_text
+from ansible_collections.ganeti.htools.plugins.module_utils.model.group import IPolicy
 
-import htools_unit_support as support
+from kit.backend_docs import ipolicy_json, model_to_ialloc
+from kit.model_snapshot import snapshot, snapshot_diff
 
 N_CASES = int(os.environ.get("HTOOLS_IALLOC_CASES", "150"))
 SEEDS = list(range(1, N_CASES + 1))
@@ -86,7 +89,7 @@ def test_ialloc_model_matches_text(seed, tmp_path, cluster_gen):
     rest = [n for n in online if n not in drained]
     not_vm = rng.sample(rest, min(len(rest), rng.choice((0, 0, 1))))
     hypervisor = "kvm" if seed % 5 == 0 else "xen-pvm"
-    doc = support.model_to_ialloc(text_model, rng, hypervisor, drained, not_vm)
+    doc = model_to_ialloc(text_model, rng, hypervisor, drained, not_vm)
     path = tmp_path / "request.json"
     path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
 
@@ -107,8 +110,7 @@ def test_ialloc_model_matches_text(seed, tmp_path, cluster_gen):
     expected = _prepare(expected_model(case.data, drained, not_vm, hypervisor), case)
     for got in (_prepare(loaded, case), _prepare(data, case)):
         skip = ("hypervisor", "drained", "nics")
-        diff = support.snapshot_diff(support.snapshot(expected, skip),
-                                     support.snapshot(got, skip))
+        diff = snapshot_diff(snapshot(expected, skip), snapshot(got, skip))
         assert not diff, "%s: IAllocator model differs from the text model:\n  %s" % (
             label, "\n  ".join(diff))
         group = case.options["group"]
@@ -138,7 +140,7 @@ def test_ialloc_model_matches_text(seed, tmp_path, cluster_gen):
 
 
 def _policy():
-    return support.ipolicy_json(support.IPolicy.default())
+    return ipolicy_json(IPolicy.default())
 
 
 def _base_doc():
@@ -152,7 +154,7 @@ def _base_doc():
             "i-off|1024|10240|1|ADMIN_offline|Y|node3|node1|drbd|\n"
             "i-missing|512|1024|2|running|Y|node3||plain|\n\n\n")
     data = load_text(text, "<base>")
-    doc = support.model_to_ialloc(data, random.Random(1), omit_up=False)
+    doc = model_to_ialloc(data, random.Random(1), omit_up=False)
     del doc["instances"]["i-missing"]["admin_state"]
     return doc
 
@@ -215,7 +217,8 @@ def test_exclusive_storage_spindles():
     assert "total_spindles" in str(err.value) and SOURCE in str(err.value)
 
 
-# Required keys per evac-roller-spec 2.1: (path to the containing object, key).
+# Keys the protocol requires (a live node's resources included; vm_capable, tags,
+# admin_state and forthcoming may be left out): (path to the containing object, key).
 REQUIRED = [
     ((), "cluster_tags"), ((), "enabled_hypervisors"), ((), "nodegroups"), ((), "nodes"),
     ((), "instances"),

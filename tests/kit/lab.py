@@ -21,21 +21,17 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
-import sys
 import time
 
 import requests
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LAB_DIR = os.path.join(REPO_ROOT, 'tests', 'lab')
-COLLECTIONS_DIR = os.path.join(REPO_ROOT, '.cache', 'collections')
-HBAL = os.environ.get('HBAL', '/usr/lib/ganeti/3.0/usr/bin/hbal')
+from kit.ansible_cli import ansible_settings, parse_result, tool as _tool
+from kit.paths import HBAL, LAB_DIR
+
 LOCK_PREFIX = 'ganeti.htools:lock:'
 FINAL = ('success', 'error', 'canceled')
-RESULT_RE = re.compile(r'^localhost \| (SUCCESS|CHANGED|FAILED!) => ', re.M)
 
 
 def lab_settings():
@@ -288,15 +284,8 @@ class Lab:
         foreign = ('REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'SSL_CERT_FILE')
         env = {k: v for k, v in os.environ.items()
                if not k.startswith('GANETI_RAPI_') and k not in foreign}
+        env.update(ansible_settings())
         env.update(
-            ANSIBLE_COLLECTIONS_PATH=COLLECTIONS_DIR,
-            ANSIBLE_CALLBACK_RESULT_FORMAT='json',
-            ANSIBLE_NOCOLOR='1',
-            ANSIBLE_FORCE_COLOR='0',
-            ANSIBLE_LOCALHOST_WARNING='0',
-            ANSIBLE_INVENTORY_UNPARSED_WARNING='0',
-            ANSIBLE_DEPRECATION_WARNINGS='0',
-            ANSIBLE_PYTHON_INTERPRETER=sys.executable,
             GANETI_RAPI_URL=self.url,
             GANETI_RAPI_USER=self.user if user is None else user,
             GANETI_RAPI_PASSWORD=self.password if password is None else password,
@@ -339,18 +328,10 @@ def result(proc, timeout=600):
     """(status, result dict, combined output) of a finished `ansible` ad hoc run."""
     out, err = proc.communicate(timeout=timeout)
     output = out + err
-    match = RESULT_RE.search(out)
-    assert match, 'no module result in the ansible output:\n' + output
-    value, _end = json.JSONDecoder().raw_decode(out[match.end():])
-    return match.group(1).rstrip('!'), value, output
+    status, value = parse_result(out, output)
+    return status.rstrip('!'), value, output
 
 
 def tool(name):
     """The ansible CLI next to the running Python (the venv), else on PATH."""
-    candidate = os.path.join(os.path.dirname(sys.executable), name)
-    if os.access(candidate, os.X_OK):
-        return candidate
-    found = shutil.which(name)
-    if not found:
-        raise RuntimeError('%s is not installed (make deps)' % name)
-    return found
+    return _tool(name, skip=False)

@@ -1,7 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Text format round trip: load -> dump_text -> load (hbal-spec 1.1, 1.1.7, 8.7).
+"""Text format round trip: load -> dump_text -> load.
+
+The text format is sections separated by empty lines (groups, nodes,
+instances, cluster tags, optional policies); ``hbal -S P`` writes the cluster as
+loaded (every group, ``-O`` not yet applied) in that format to ``P.original``.
 
 For every generated cluster (seeds 1..HTOOLS_ROUNDTRIP_CASES, default 300)
 and every file in tests/data/spec/:
@@ -17,6 +21,7 @@ and every file in tests/data/spec/:
 from __future__ import annotations
 
 import os
+import pathlib
 import subprocess
 
 import pytest
@@ -27,11 +32,13 @@ from ansible_collections.ganeti.htools.plugins.module_utils.backend.dynutil impo
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare, select_group
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.text_save import dump_text
 
-import htools_unit_support as support
+from kit.model_snapshot import snapshot, snapshot_diff
+from kit.paths import SPEC_DATA
 
 N_CASES = int(os.environ.get("HTOOLS_ROUNDTRIP_CASES", "300"))
 SEEDS = list(range(1, N_CASES + 1))
-SPEC_FILES = sorted(p.name for p in support.SPEC_DATA_DIR.glob("*.data"))
+SPEC_DATA_DIR = pathlib.Path(SPEC_DATA)
+SPEC_FILES = sorted(p.name for p in SPEC_DATA_DIR.glob("*.data"))
 
 
 def _first_difference(ours, theirs):
@@ -62,7 +69,7 @@ def _check_roundtrip(text, source, options, util, what):
 
     data_a = _pipeline(text, source, options, util)
     data_b = _pipeline(dumped, source, options, util)
-    diff = support.snapshot_diff(support.snapshot(data_a), support.snapshot(data_b))
+    diff = snapshot_diff(snapshot(data_a), snapshot(data_b))
     assert not diff, "%s: model differs after load -> dump -> load:\n  %s" % (
         what, "\n  ".join(diff))
 
@@ -116,10 +123,10 @@ def test_generated_roundtrip(seed, cluster_gen):
 
 @pytest.mark.parametrize("name", SPEC_FILES)
 def test_spec_file_roundtrip(name):
-    path = support.SPEC_DATA_DIR / name
+    path = SPEC_DATA_DIR / name
     text = path.read_text(encoding="utf-8")
     util = None
-    upath = support.SPEC_DATA_DIR / ("u" + name[1:-5] + ".txt")
+    upath = SPEC_DATA_DIR / ("u" + name[1:-5] + ".txt")
     if name.startswith("c") and upath.exists():
         util = parse_util(upath.read_text(encoding="utf-8"), str(upath))
     _check_roundtrip(text, str(path), {}, util, name)
@@ -136,9 +143,9 @@ def test_dump_of_dump_is_stable_for_lossy_columns():
             "tag1\n\n")
     dumped = dump_text(load_text(text, "<t>"))
     assert dump_text(load_text(dumped, "<d>")) == dumped
-    a = support.snapshot(prepare(load_text(text, "<t>")))
-    b = support.snapshot(prepare(load_text(dumped, "<d>")))
-    assert not support.snapshot_diff(a, b)
+    a = snapshot(prepare(load_text(text, "<t>")))
+    b = snapshot(prepare(load_text(dumped, "<d>")))
+    assert not snapshot_diff(a, b)
 
 
 @pytest.mark.parametrize("seed", SEEDS, ids=["seed%d" % s for s in SEEDS])
@@ -164,7 +171,7 @@ def test_dump_matches_hbal_save(seed, tmp_path, cluster_gen, require_hbal):
 
 @pytest.mark.parametrize("name", SPEC_FILES)
 def test_spec_dump_matches_hbal_save(name, tmp_path, require_hbal):
-    path = support.SPEC_DATA_DIR / name
+    path = SPEC_DATA_DIR / name
     text = path.read_text(encoding="utf-8")
     reference, proc = _hbal_original(require_hbal, path, tmp_path / "saved",
                                      _first_populated_group(text))

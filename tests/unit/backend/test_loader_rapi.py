@@ -1,15 +1,16 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""RAPI backend (hbal-spec 1.2) against the real ``hbal -m file://DIR``.
+"""RAPI backend (the bulk groups, nodes and instances and ``/2/info``) against the
+real ``hbal -m file://DIR``.
 
-Generated clusters are converted (htools_unit_support.model_to_rapi) to the
+Generated clusters are converted (kit.backend_docs.model_to_rapi) to the
 four responses Ganeti 3.0 serves, with random drained and non-vm_capable
 nodes, null/absent values on non-live nodes, oper_ram vs beparams memory,
 multi-disk instances and the kvm default hypervisor.  For each,
 ``hbal -m file://DIR -v -v -v -p -l 0`` and our ``cluster_info(DIR)`` must
 agree on the group, the score, every metric, the node table and the
-warnings (the comparison of tests/differential/test_score_parity.py).
+warnings (kit.report_parity.compare, as in tests/differential/test_score_parity.py).
 """
 
 from __future__ import annotations
@@ -28,8 +29,12 @@ from ansible_collections.ganeti.htools.plugins.module_utils.backend.rapi_json im
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.text import load_text
 from ansible_collections.ganeti.htools.plugins.module_utils.numfmt import hs_fixed
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare
+from ansible_collections.ganeti.htools.plugins.module_utils.model.group import IPolicy
 
-import htools_unit_support as support
+from kit import tools
+from kit.backend_docs import ipolicy_json, model_to_rapi, write_rapi_dir
+from kit.model_snapshot import snapshot, snapshot_diff
+from kit.report_parity import compare
 
 N_CASES = int(os.environ.get("HTOOLS_RAPI_CASES", "100"))
 SEEDS = list(range(1, N_CASES + 1))
@@ -47,7 +52,7 @@ def _variant(seed, data):
 
 
 def _compare_with_hbal(case, directory, util_path, label):
-    hb = support.run_hbal_rapi(directory, case.argv, util_path)
+    hb = tools.hbal_oracle.run_hbal_rapi(directory, case.argv, util_path)
     if hb.cluster_empty:
         pytest.skip("%s: hbal says 'Cluster is empty, exiting.'" % label)
     opts = case.options
@@ -55,7 +60,7 @@ def _compare_with_hbal(case, directory, util_path, label):
                        offline_nodes=list(opts["offline_nodes"]),
                        exclusion_tags=list(opts["exclusion_tags"]),
                        ignore_dynu=opts["ignore_dynu"])
-    problems = support.score_parity().compare(case, hb, res, hs_fixed)
+    problems = compare(case, hb, res, hs_fixed)
     assert not problems, "%s: %d difference(s) from hbal -m\n  %s\n  hbal: %s" % (
         label, len(problems), "\n  ".join(problems), hb.command)
     return hb, res
@@ -66,8 +71,8 @@ def test_rapi_parity(seed, tmp_path, cluster_gen, require_hbal):
     case = cluster_gen.generate(seed)
     data = load_text(case.data, "<gen>")
     rng, hypervisor, drained, not_vm = _variant(seed, data)
-    docs = support.model_to_rapi(data, rng, hypervisor, drained, not_vm)
-    directory = support.write_rapi_dir(docs, tmp_path / "rapi")
+    docs = model_to_rapi(data, rng, hypervisor, drained, not_vm)
+    directory = write_rapi_dir(docs, tmp_path / "rapi")
     util_path = None
     if case.util is not None:
         util_path = str(tmp_path / "util.txt")
@@ -101,18 +106,17 @@ def test_rapi_model_equals_text_model(seed, tmp_path, cluster_gen):
                     % (seed, sorted(case.features & _LOSSY)))
     text_model = load_text(case.data, "<gen>")
     master = next((n.name for n in text_model.nodes if n.is_master), None)
-    docs = support.model_to_rapi(text_model, random.Random(seed), "xen-pvm", master=master or "")
+    docs = model_to_rapi(text_model, random.Random(seed), "xen-pvm", master=master or "")
     if master is None:
         docs["info"].pop("master")
-    directory = support.write_rapi_dir(docs, tmp_path / "rapi")
+    directory = write_rapi_dir(docs, tmp_path / "rapi")
     opts = case.options
     rapi_model = prepare(load_rapi_dir(directory), exclusion_tags=opts["exclusion_tags"],
                          offline_nodes=opts["offline_nodes"], ignore_dynu=opts["ignore_dynu"])
     text_model = prepare(text_model, exclusion_tags=opts["exclusion_tags"],
                          offline_nodes=opts["offline_nodes"], ignore_dynu=opts["ignore_dynu"])
     skip = ("hypervisor", "disks", "networks")
-    diff = support.snapshot_diff(support.snapshot(text_model, skip),
-                                 support.snapshot(rapi_model, skip))
+    diff = snapshot_diff(snapshot(text_model, skip), snapshot(rapi_model, skip))
     assert not diff, "seed %d: RAPI model differs from the text model:\n  %s" % (
         seed, "\n  ".join(diff))
     for a, b in zip(text_model.instances, rapi_model.instances):
@@ -125,7 +129,7 @@ def test_rapi_model_equals_text_model(seed, tmp_path, cluster_gen):
 
 
 def _policy():
-    return support.ipolicy_json(support.IPolicy.default())
+    return ipolicy_json(IPolicy.default())
 
 
 def _group(name="default", uuid="uuid-g1"):
@@ -183,7 +187,7 @@ def _handmade(hypervisor="xen-pvm"):
 
 
 class _FakeCase:
-    """What score_parity.compare() and _compare_with_hbal() read from a case."""
+    """What report_parity.compare() and _compare_with_hbal() read from a case."""
 
     def __init__(self, group=None):
         self.options = {"group": group, "offline_nodes": [], "exclusion_tags": [],
@@ -194,7 +198,7 @@ class _FakeCase:
 @pytest.mark.parametrize("hypervisor", ["xen-pvm", "kvm"])
 def test_handmade_drained_vm_capable_kvm(hypervisor, tmp_path, require_hbal):
     docs = _handmade(hypervisor)
-    directory = support.write_rapi_dir(docs, tmp_path / "rapi")
+    directory = write_rapi_dir(docs, tmp_path / "rapi")
     hb, res = _compare_with_hbal(_FakeCase(), directory, None, "handmade " + hypervisor)
     rows = {r["name"]: r for r in res["nodes"]}
     assert rows["node3"]["offline"] and rows["node3"]["fmem"] == 7000
@@ -225,7 +229,7 @@ def test_handmade_defaults_and_oper_ram(tmp_path, require_hbal):
     docs["instances"][1]["beparams"]["maxmem"] = 4096
     docs["instances"][3].update({"disk.sizes": [256, 256], "disk.spindles": [1, None]})
     docs["instances"][3]["disk_usage"] = 512
-    directory = support.write_rapi_dir(docs, tmp_path / "rapi")
+    directory = write_rapi_dir(docs, tmp_path / "rapi")
     _compare_with_hbal(_FakeCase(), directory, None, "handmade defaults")
     data = load_rapi_dir(directory)
     assert [i.mem for i in data.instances[:2]] == [1024, 2048]
@@ -241,7 +245,7 @@ def test_exclusive_storage_uses_sptotal(tmp_path, require_hbal):
         node["sptotal"], node["spfree"] = 6, 4
     for inst in docs["instances"]:
         inst["disk.spindles"] = [1]
-    directory = support.write_rapi_dir(docs, tmp_path / "rapi")
+    directory = write_rapi_dir(docs, tmp_path / "rapi")
     _compare_with_hbal(_FakeCase(), directory, None, "exclusive storage")
     data = load_rapi_dir(directory)
     assert data.nodes[0].t_spindles == 6 and data.nodes[0].f_spindles == 4
@@ -254,7 +258,7 @@ def test_multi_group_needs_group_option(tmp_path, require_hbal):
     docs["nodes"][5]["group.uuid"] = "uuid-g2"
     docs["nodes"].append(_node("node7", group="uuid-g2"))
     docs["instances"][3]["snodes"] = ["node7"]
-    directory = support.write_rapi_dir(docs, tmp_path / "rapi")
+    directory = write_rapi_dir(docs, tmp_path / "rapi")
     for group in ("default", "other"):
         _compare_with_hbal(_FakeCase(group), directory, None, "group " + group)
     with pytest.raises(HtoolsError):
@@ -280,14 +284,14 @@ def test_multi_group_needs_group_option(tmp_path, require_hbal):
 def test_rapi_errors_are_clean(mutation, needle, tmp_path):
     docs = _handmade()
     mutation(docs)
-    directory = support.write_rapi_dir(docs, tmp_path / "rapi")
+    directory = write_rapi_dir(docs, tmp_path / "rapi")
     with pytest.raises(DataError) as err:
         load_data_file(directory)
     assert directory in str(err.value) and needle in str(err.value)
 
 
 def test_rapi_missing_file_and_bad_json(tmp_path):
-    directory = support.write_rapi_dir(_handmade(), tmp_path / "rapi")
+    directory = write_rapi_dir(_handmade(), tmp_path / "rapi")
     with open(os.path.join(directory, "nodes.json"), "w", encoding="utf-8") as handle:
         handle.write("[{")
     with pytest.raises(DataError) as err:
@@ -301,8 +305,8 @@ def test_rapi_missing_file_and_bad_json(tmp_path):
 
 def test_load_rapi_in_memory_matches_dir(tmp_path):
     docs = _handmade()
-    directory = support.write_rapi_dir(docs, tmp_path / "rapi")
+    directory = write_rapi_dir(docs, tmp_path / "rapi")
     from_dir = prepare(load_rapi_dir(directory))
     in_memory = prepare(load_rapi(json.loads(json.dumps(docs["info"])), docs["nodes"],
                                   docs["instances"], docs["groups"], source="<mem>"))
-    assert not support.snapshot_diff(support.snapshot(from_dir), support.snapshot(in_memory))
+    assert not snapshot_diff(snapshot(from_dir), snapshot(in_memory))

@@ -16,9 +16,9 @@ from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import (
 from ansible_collections.ganeti.htools.plugins.module_utils.live.snapshot import (
     drift, fingerprint, model_state)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import plan
+from kit.paths import SPEC_DATA
 
-EVAC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    "data", "spec", "hbal-evac.data")
+EVAC = os.path.join(SPEC_DATA, "hbal-evac.data")
 
 
 def _plan():

@@ -15,8 +15,8 @@ import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.live import lock
 
-A = "ganeti.htools:lock:a:1600"
-B = "ganeti.htools:lock:b:1600"
+A = "ganeti.htools:lock:a:1000:1600"   # owner:taken:expiry
+B = "ganeti.htools:lock:b:1000:1600"
 
 
 class Tags:

@@ -39,14 +39,15 @@ from ansible_collections.ganeti.htools.plugins.module_utils.backend.text import 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.dynutil import parse_util
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare, select_group
 
-import htools_unit_support as support
+from kit import tools
+from kit.backend_docs import model_to_ialloc, model_to_rapi
+from kit.paths import REPO_ROOT
 
 TOTAL = int(os.environ.get("HTOOLS_FUZZ_MUTATIONS", "2000"))
 SHARE = (("text", 0.4), ("rapi", 0.225), ("ialloc", 0.225), ("util", 0.15))
 PER_CHUNK = 50
 BASE_SEEDS = 200          # generator seeds the valid inputs are drawn from
 PLUGINS_MARK = os.sep + "plugins" + os.sep
-REPO_ROOT = str(support.TESTS_DIR.parent)
 
 CHUNKS = []
 for _kind, _share in SHARE:
@@ -70,7 +71,7 @@ JSON_VALUES = (None, "str", "", 0, 1, -1, -(10 ** 6), 1.5, True, False, [], {}, 
 
 @functools.lru_cache(maxsize=None)
 def _case(seed):
-    return support.cluster_gen().generate(seed)
+    return tools.cluster_gen.generate(seed)
 
 
 def _base_seed(rng):
@@ -358,7 +359,7 @@ def build_input(kind, mseed, workdir):
     not_vm = rng.sample(online, min(len(online), rng.choice((0, 0, 1))))
     hypervisor = rng.choice(("xen-pvm", "kvm"))
     if kind == "rapi":
-        docs = support.model_to_rapi(data, rng, hypervisor, drained, not_vm)
+        docs = model_to_rapi(data, rng, hypervisor, drained, not_vm)
         data_path = os.path.join(workdir, "rapi%d" % seed)
         os.makedirs(data_path)
         raws = {name: _dump_json(doc) for name, doc in docs.items()}
@@ -383,7 +384,7 @@ def build_input(kind, mseed, workdir):
             if raw is not None:
                 _write(os.path.join(data_path, name + ".json"), raw)
     else:
-        doc = support.model_to_ialloc(data, rng, hypervisor, drained, not_vm)
+        doc = model_to_ialloc(data, rng, hypervisor, drained, not_vm)
         raw = _dump_json(doc)
         broken = False
         for _k in range(count):

@@ -190,10 +190,11 @@ def test_a_job_that_never_ends_stops_the_run_after_the_job_timeout():
 def test_lock_is_exclusive_and_released():
     cluster = FakeCluster()
     first = lock.ClusterLock(cluster, ttl=600, owner="a", clock=lambda: 1000).acquire()
-    assert cluster.tags == ["ganeti.htools:lock:a:1600"]
+    assert cluster.tags == ["ganeti.htools:lock:a:1000:1600"]    # owner:taken:expiry
     with pytest.raises(lock.LockHeld) as err:
         lock.ClusterLock(cluster, ttl=600, owner="b", clock=lambda: 1001).acquire()
-    assert "locked by another ganeti.htools run (a)" in str(err.value)
+    assert "locked by another ganeti.htools run (a), taken 1 seconds ago" in str(err.value)
+    assert "force_unlock: true" in str(err.value)
     first.release()
     assert cluster.tags == []
 
@@ -202,7 +203,18 @@ def test_an_expired_lock_is_taken_over():
     cluster = FakeCluster()
     cluster.tags = ["ganeti.htools:lock:dead:900", "unrelated-tag"]
     held = lock.ClusterLock(cluster, ttl=600, owner="b", clock=lambda: 1000).acquire()
-    assert sorted(cluster.tags) == ["ganeti.htools:lock:b:1600", "unrelated-tag"]
+    assert sorted(cluster.tags) == ["ganeti.htools:lock:b:1000:1600", "unrelated-tag"]
+    held.release()
+
+
+def test_force_takes_over_a_live_lock_of_a_lost_run():
+    cluster = FakeCluster()
+    cluster.tags = ["ganeti.htools:lock:lost:400:4000", "unrelated-tag"]
+    with pytest.raises(lock.LockHeld) as err:
+        lock.ClusterLock(cluster, ttl=600, owner="b", clock=lambda: 1000).acquire()
+    assert "(lost), taken 600 seconds ago, for 3000 more seconds" in str(err.value)
+    held = lock.ClusterLock(cluster, ttl=600, owner="b", clock=lambda: 1000).acquire(force=True)
+    assert sorted(cluster.tags) == ["ganeti.htools:lock:b:1000:1600", "unrelated-tag"]
     held.release()
 
 
@@ -220,3 +232,19 @@ def test_a_run_that_loses_the_race_for_the_lock_withdraws():
         lock.ClusterLock(cluster, ttl=600, owner="b", clock=lambda: 1000).acquire()
     assert "(a)" in str(err.value)
     assert cluster.tags == ["ganeti.htools:lock:a:1600"]
+
+
+def test_a_resumed_run_skips_done_moves_and_finishes_a_half_done_one():
+    cluster = FakeCluster()
+    # an earlier run completed move 2 and the first opcode (migrate) of move 1
+    report = run(cluster, progress={1: 1, 2: 1})
+    assert report["already_done"] == [2]
+    assert report["succeeded"] == [1, 3, 4]
+    calls = [(name, call, reason) for _id, call, name, reason in cluster.submitted]
+    assert [c for n, c, _r in calls if n == "i1"] == ["replace-disks:nodeX", "migrate"]
+    assert not [c for n, c, _r in calls if n == "i2"]
+    # the opcodes keep their numbers in the plan: o2 and o3 of move 1
+    assert [r for n, _c, r in calls if n == "i1"] == ["ganeti.htools:p1:m1:o2",
+                                                      "ganeti.htools:p1:m1:o3"]
+    first = report["moves"][0]
+    assert (first["resumed_at"], first["opcodes_done"], first["opcodes"]) == (1, 3, 3)

@@ -1,0 +1,77 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""How far an interrupted plan got, judged from the cluster state alone."""
+
+from __future__ import annotations
+
+import copy
+import os
+
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
+from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import make_plan
+from ansible_collections.ganeti.htools.plugins.module_utils.live.resume import (
+    placements, progress)
+from ansible_collections.ganeti.htools.plugins.module_utils.live.snapshot import model_state
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import plan
+from kit.paths import EXAMPLE, SPEC_DATA
+
+
+def _plan(path):
+    data, _fmt = load_data_file(path)
+    state = model_state(data)       # before planning, as the module does
+    return make_plan("balance", plan(data, {}), state, {})
+
+
+def _after(doc, done):
+    """The state once each move index in `done` ran that many of its opcodes."""
+    state = copy.deepcopy(doc["state"])
+    for move in sorted(doc["moves"], key=lambda m: m["index"]):
+        count = done.get(move["index"], 0)
+        if count:
+            primary, secondary = placements(move)[count]
+            state["instances"][move["instance"]][0:2] = [primary, secondary]
+    return state
+
+
+def test_placements_follow_each_opcode():
+    move = {"old_primary": "P", "old_secondary": "S", "opcodes": [
+        {"OP_ID": "OP_INSTANCE_MIGRATE"},
+        {"OP_ID": "OP_INSTANCE_REPLACE_DISKS", "remote_node": "T"},
+        {"OP_ID": "OP_INSTANCE_MIGRATE"}]}
+    assert placements(move) == [("P", "S"), ("S", "P"), ("S", "T"), ("T", "S")]
+    shared = {"old_primary": "P", "old_secondary": None,
+              "opcodes": [{"OP_ID": "OP_INSTANCE_MIGRATE", "target_node": "T"}]}
+    assert placements(shared) == [("P", None), ("T", None)]
+
+
+def test_every_prefix_of_the_example_plan_is_recognised():
+    doc = _plan(EXAMPLE)
+    compound = [m for m in doc["moves"] if len(m["opcodes"]) > 1]
+    assert compound, "the example plan should hold compound moves"
+    half = compound[0]
+    moves = sorted(doc["moves"], key=lambda m: m["index"])
+    for stop in range(len(moves) + 1):
+        done = {m["index"]: len(m["opcodes"]) for m in moves[:stop]}
+        found, unexplained = progress(doc, _after(doc, done))
+        assert not unexplained
+        assert {i: k for i, k in found.items() if k} == done
+    done = {half["index"]: 1}
+    found, unexplained = progress(doc, _after(doc, done))
+    assert not unexplained and found[half["index"]] == 1
+
+
+def test_changes_the_plan_does_not_explain_are_drift():
+    doc = _plan(os.path.join(SPEC_DATA, "hbal-evac.data"))
+    moved = doc["moves"][0]
+    state = _after(doc, {moved["index"]: len(moved["opcodes"])})
+    bystander = next(n for n in state["instances"]
+                     if n not in {m["instance"] for m in doc["moves"]})
+    state["instances"][bystander][0] = "node-elsewhere"
+    _found, unexplained = progress(doc, state)
+    assert any(bystander in line for line in unexplained)
+    # a moved instance off its move's path is drift too
+    state = _after(doc, {})
+    state["instances"][moved["instance"]][0:2] = ["node-nowhere", None]
+    _found, unexplained = progress(doc, state)
+    assert any(moved["instance"] in line for line in unexplained)
