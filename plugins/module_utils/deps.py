@@ -15,18 +15,27 @@ import importlib
 import traceback
 
 _ERRORS = {}
+_LOADED = {}
+_OPTIONAL = ("numpy", "requests")
 
 
 def _optional(name):
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        _ERRORS[name] = traceback.format_exc()
-        return None
+    if name not in _LOADED:
+        try:
+            _LOADED[name] = importlib.import_module(name)
+        except ImportError:
+            _ERRORS[name] = traceback.format_exc()
+            _LOADED[name] = None
+    return _LOADED[name]
 
 
-numpy = _optional("numpy")
-requests = _optional("requests")
+def __getattr__(name):
+    # Imported on first use (`deps.numpy`, `from .deps import numpy`): a module
+    # that never touches a library does not pay for importing it.
+    if name in _OPTIONAL:
+        return _optional(name)
+    raise AttributeError(name)
+
 
 # What each library is for, for the error message.
 PURPOSE = {
@@ -37,4 +46,4 @@ PURPOSE = {
 
 def missing(names):
     """[(library, traceback)] of the libraries in `names` that cannot be imported."""
-    return [(name, _ERRORS[name]) for name in names if name in _ERRORS]
+    return [(name, _ERRORS[name]) for name in names if _optional(name) is None]

@@ -287,6 +287,13 @@ data_warnings:
   returned: success
   type: list
   elements: str
+step_seconds:
+  description:
+    - Wall-clock seconds of each search round (one per step, plus the round that found no
+      better move), to see how planning scales on a cluster.
+  returned: success
+  type: list
+  elements: float
 search_stats:
   description:
     - What the search did, for the curious and for benchmarks - C(searches) (one per step

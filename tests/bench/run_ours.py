@@ -17,10 +17,15 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.plan
 
 
 def main():
-    plan = plan_balance(sys.argv[1], search=sys.argv[2] if len(sys.argv) > 2 else "bulk")
+    limit = {}
+    if len(sys.argv) > 4 and sys.argv[3] == "-l":
+        limit["max_length"] = int(sys.argv[4])
+    plan = plan_balance(sys.argv[1], search=sys.argv[2] if len(sys.argv) > 2 else "bulk",
+                        **limit)
     for line in plan["step_lines"]:
         print(line)
     print(plan["stop_reason"])
+    sys.stderr.write("step_seconds %s\n" % plan["step_seconds"])
 
 
 if __name__ == "__main__":

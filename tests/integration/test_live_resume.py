@@ -25,6 +25,30 @@ def _move_jobs(lab, plan_id):
     return found
 
 
+def _kill_tree(pid):
+    """SIGKILL `pid` and every process below it (ansible starts the module in its
+    own session, so killing the process group is not enough)."""
+    children = {}
+    for entry in os.listdir('/proc'):
+        if entry.isdigit():
+            try:
+                with open('/proc/%s/stat' % entry) as handle:
+                    ppid = int(handle.read().rsplit(')', 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    tree, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        tree.append(current)
+        todo.extend(children.get(current, []))
+    for victim in tree:
+        try:
+            os.kill(victim, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def test_a_killed_run_is_resumed_with_the_same_plan(fresh, tmp_path):
     lab = fresh
     status, proposal, output = lab.run_module(tmp_path, 'ganeti_balance', {'max_parallel': 1},
@@ -34,21 +58,21 @@ def test_a_killed_run_is_resumed_with_the_same_plan(fresh, tmp_path):
     assert len(plan['jobsets']) >= 3, plan['jobsets']
     second = plan['moves'][plan['jobsets'][1][0] - 1]
 
-    # The controller dies (SIGKILL to the whole ansible process group) while
+    # The controller dies (SIGKILL to ansible and the module process) while
     # the second jobset's move waits for its target node (held by a delay
     # job): no clean-up runs at all, and that job goes on in Ganeti.
     with lab.hold_node(second['new_primary']) as release:
         proc = subprocess.Popen(
             lab.module_cmd('ganeti_balance', {'plan': plan, 'max_parallel': 1}),
             cwd=str(tmp_path), env=lab.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, start_new_session=True)
+            text=True)
         marker = '%s:m%d:o1' % (plan['plan_id'], second['index'])
         deadline = time.monotonic() + 300
         while not lab.jobs_with_reason(marker):
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, 'the second jobset never started'
             time.sleep(0.2)
-        os.killpg(proc.pid, signal.SIGKILL)
+        _kill_tree(proc.pid)
         proc.communicate(timeout=60)
         release()
     lab.wait_idle()

@@ -106,8 +106,8 @@ def load_ialloc(doc, source="<iallocator>", static_kvm_memory=4096):
             tags=i.get("tags", "str_list"), spindle_use=i.get("spindle_use", "int"), disks=disks,
             forthcoming=i.get("forthcoming", "bool", False), nics=i.get("nics", "list")))
 
-    data = ClusterData(groups, nodes, instances, tags, _cluster_ipolicy(top.value.get("ipolicy"),
-                                                                       source))
+    ipolicy = _cluster_ipolicy(top.value.get("ipolicy"), source)
+    data = ClusterData(groups, nodes, instances, tags, ipolicy)
     data.source = source
     request = top.get("request", "dict", None)
     return data, request

@@ -16,7 +16,7 @@ import random
 import ssl
 import time
 
-from ..deps import requests
+from .. import deps
 from ..errors import HtoolsError
 
 FINAL_JOB_STATUSES = ("success", "error", "canceled")
@@ -104,7 +104,7 @@ class RapiClient:
 
     def __init__(self, url, user=None, password=None, validate_certs=True, ca_path=None,
                  timeout=60.0, retries=4, backoff=0.5, session=None, sleep=time.sleep):
-        if requests is None and session is None:
+        if session is None and deps.requests is None:
             raise HtoolsError("the requests Python package is required to talk to RAPI")
         if "://" not in url:
             url = "https://%s:5080" % url
@@ -113,7 +113,7 @@ class RapiClient:
         self.retries = retries
         self.backoff = backoff
         self.sleep = sleep
-        self.session = session or requests.Session()
+        self.session = session or deps.requests.Session()
         if user is not None:
             self.session.auth = (user, password or "")
         # TLS verification is on unless explicitly disabled; a CA file narrows it.
@@ -129,10 +129,10 @@ class RapiClient:
         try:
             response = self.session.request(method, self.url + path, params=query, data=data,
                                             timeout=self.timeout, verify=self.verify)
-        except requests.exceptions.Timeout as err:
+        except deps.requests.exceptions.Timeout as err:
             raise RapiTimeout("%s %s: no answer within %ss (%s)"
                               % (method, path, self.timeout, err.__class__.__name__))
-        except requests.exceptions.SSLError as err:
+        except deps.requests.exceptions.SSLError as err:
             if _certificate_refused(err):
                 raise RapiCertificateError(
                     "%s %s: TLS verification failed (%s); give the cluster's CA with ca_path, "
@@ -140,10 +140,10 @@ class RapiClient:
             # e.g. the connection was cut during the handshake: a transport failure
             raise RapiUnreachable("%s %s: TLS connection to %s failed (%s)"
                                   % (method, path, self.url, _short(err)))
-        except requests.exceptions.ConnectionError as err:
+        except deps.requests.exceptions.ConnectionError as err:
             raise RapiUnreachable("%s %s: cannot connect to %s (%s)"
                                   % (method, path, self.url, _short(err)))
-        except requests.exceptions.RequestException as err:
+        except deps.requests.exceptions.RequestException as err:
             raise RapiError("%s %s: %s" % (method, path, _short(err)))
         if response.status_code == 200:
             try:

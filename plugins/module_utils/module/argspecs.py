@@ -15,6 +15,7 @@ from ansible.module_utils.basic import env_fallback
 from ..live.source import ENV
 from ..options import Option, argument_spec
 from ..planner.balance.options import ALGORITHM_OPTIONS
+from ..planner.roller.options import ROLLER_OPTIONS
 
 RAPI_OPTIONS = (
     Option("validate_certs", "bool", True),
@@ -70,6 +71,11 @@ def rapi():
 def balance_options():
     """hbal's algorithm options."""
     return argument_spec(ALGORITHM_OPTIONS)
+
+
+def roller_options():
+    """hroller's own options (ganeti_rolling_reboot)."""
+    return argument_spec(ROLLER_OPTIONS)
 
 
 def plans():

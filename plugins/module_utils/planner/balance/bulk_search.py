@@ -26,10 +26,7 @@ from __future__ import annotations
 
 import math
 
-try:
-    import numpy as np
-except ImportError:  # numpy is a declared dependency; the error is raised when used
-    np = None
+from ...deps import numpy as np
 
 from .loop import Candidate, instance_moves, search_exhaustive, victims
 from ...model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
@@ -89,6 +86,9 @@ class _Nodes:
         self.n_p = np.array([len(n.p_list) for n in nodes], dtype=np.float64)
         self.n_s = np.array([len(n.s_list) for n in nodes], dtype=np.float64)
         self.loc = np.array([n.location_score for n in nodes], dtype=np.float64)
+        self.ptag = np.array([float(sum(n.p_tags.values()) - len(n.p_tags)) for n in nodes],
+                             dtype=np.float64)
+        self.tags = None         # _Tags of the regular victims, when any carries one
         self.offline = np.array([n.offline for n in nodes])
         # Reciprocals for the approximate values (exact scores never use them).
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -118,6 +118,48 @@ class _Nodes:
             if any(n.mig_tags or n.rmig_tags for n in nodes) else np.ones((g, g), dtype=bool)
 
 
+class _Tags:
+    """Exclusion tags of the regular victims, as dense arrays.
+
+    inc: instance x tag incidence; count: node x tag primaries carrying it
+    (pri_tags_score and the FailTags check); with location tags also the
+    (location, tag) counts merged over online nodes (location_exclusion_score).
+    """
+
+    def __init__(self, nodes, insts, online):
+        names = sorted({t for i in insts for t in i.excl_tags})
+        key = {t: k for k, t in enumerate(names)}
+        g, k = len(nodes), len(names)
+        self.inc = np.zeros((len(insts), k))
+        for r, inst in enumerate(insts):
+            for tag in inst.excl_tags:
+                self.inc[r, key[tag]] = 1.0
+        self.count = np.array([[n.p_tags.get(t, 0) for t in names] for n in nodes],
+                              dtype=np.float64).reshape(g, k)
+        self.present = (self.count > 0).astype(np.float64)
+        locs = sorted({loc for n in nodes for loc in n.location_tags})
+        self.has_map = bool(locs) and k > 0
+        if not self.has_map:
+            return
+        lkey = {loc: j for j, loc in enumerate(locs)}
+        merged = np.zeros((len(locs), k))
+        member = np.zeros((g, len(locs)))
+        for a, node in enumerate(nodes):
+            if not online[a]:
+                continue
+            for loc in node.location_tags:
+                member[a, lkey[loc]] = 1.0
+            for (loc, tag), n_inst in node.instance_map.items():
+                if tag in key:
+                    merged[lkey[loc], key[tag]] += n_inst
+        # Per node and tag: locations of the node where the tag's merged count
+        # is >= 2 (a removal lowers the map statistic) or >= 1 (an add raises it).
+        self.member = member
+        self.rem2 = member @ (merged >= 2)
+        self.add1 = member @ (merged >= 1)
+        self.once = (merged == 1).astype(np.float64).T      # tag x location
+
+
 class _Insts:
     """Per-instance arrays of the regular victims (columns, shape (C, 1))."""
 
@@ -139,6 +181,7 @@ class _Insts:
         self.ls = col([i.location_score for i in insts])
         self.p = np.array([npos[i.pnode] for i in insts], dtype=np.int64)
         self.s = np.array([npos.get(i.snode, -1) for i in insts], dtype=np.int64)
+        self.inc = None
 
     def take(self, rows):
         sub = _Insts.__new__(_Insts)
@@ -152,7 +195,8 @@ class _State:
     """A node state (possibly broadcast over candidates) for the bulk rules."""
 
     __slots__ = ("g", "i_mem", "r_mem", "fail_n1", "f_dsk", "f_dsk_forth", "f_mem_forth",
-                 "u_cpu", "u_cpu_forth", "isp", "isp_forth", "load", "n_p", "n_s", "loc")
+                 "u_cpu", "u_cpu_forth", "isp", "isp_forth", "load", "n_p", "n_s", "loc",
+                 "ptag")
 
     @classmethod
     def of(cls, nd, g):
@@ -188,6 +232,8 @@ def _remove_pri(nd, st, ins):
     st.load = [st.load[k] - ins.util[:, k:k + 1] for k in range(4)]
     st.loc = st.loc - ins.ls
     st.n_p = st.n_p - 1
+    if ins.inc is not None:
+        st.ptag = st.ptag - ins.rem_tags
     st.f_mem_forth = st.f_mem_forth + ins.mem
     st.f_dsk_forth = st.f_dsk_forth + ins.dsk * ins.local
     st.isp_forth = st.isp_forth - ins.spu * ins.local
@@ -215,14 +261,17 @@ def _remove_sec(nd, st, ins):
     return st
 
 
-def _add_pri(nd, st, ins, force, loc_score):
+def _add_pri(nd, st, ins, force, loc_score, hits=None):
     """addPriEx for real instances; returns (state, failed mask)."""
-    out, hard, soft = _add_pri_parts(nd, st, ins, loc_score)
+    out, hard, soft = _add_pri_parts(nd, st, ins, loc_score, hits)
     return out, hard | (~np.asarray(force) & soft)
 
 
-def _add_pri_parts(nd, st, ins, loc_score=0.0):
-    """addPriEx split by check kind: (state, hard failures, soft failures)."""
+def _add_pri_parts(nd, st, ins, loc_score=0.0, hits=None):
+    """addPriEx split by check kind: (state, hard failures, soft failures).
+
+    hits: how many of the instance's exclusion tags the node's primaries
+    already carry (None: the victims carry none)."""
     g = st.g
     local = ins.local
     mem_f = st.f_mem_forth - ins.mem
@@ -247,6 +296,9 @@ def _add_pri_parts(nd, st, ins, loc_score=0.0):
             | (mem_f <= 0) | (local & ((dsk_f <= 0) | (dsk_f < lo) | (isp_f > hi)))
             | ((lcpu >= 0) & (lcpu < pcpu_f)))
     out = st.copy()
+    if hits is not None:
+        soft = soft | (hits > 0)                    # FailTags
+        out.ptag = st.ptag + hits
     out.i_mem = i_mem
     out.f_dsk = new_dsk
     out.fail_n1 = new_n1
@@ -319,11 +371,14 @@ APPROX_VALUES = {
     "spindles_cv_forth": lambda nd, st, g: st.isp_forth * nd.inv_hi_sp[g],
     "location_score": lambda nd, st, g: st.loc,
     "reserved_mem_rtotal": _reserved_mem,
+    "pri_tags_score": lambda nd, st, g: st.ptag,
 }
 APPROX_VALUES.update((name, _load(k)) for k, name in enumerate(LOAD_METRICS))
-# Metrics no move of a regular victim changes (regular victims carry no
-# exclusion tags): they stay in the fixed part of every score.
-FIXED_FOR_REGULAR = ("pri_tags_score", "location_exclusion_score")
+# Metrics kept in the fixed part of every score: the map statistic, whose
+# change (tagged victims only) is added per candidate in _bulk_block.
+FIXED_FOR_REGULAR = ("location_exclusion_score",)
+# pri_tags_score changes only with tagged victims; otherwise it stays fixed too.
+PTAG_POS = METRIC_NAMES.index("pri_tags_score")
 # By position, for the hot path; None for the fixed metrics.
 _APPROX_AT = tuple(APPROX_VALUES.get(name) for name in METRIC_NAMES)
 
@@ -345,7 +400,7 @@ class _Stats:
     with their weights added, which roughly halves the work.
     """
 
-    def __init__(self, base, online, map_value, same_as):
+    def __init__(self, base, online, map_value, same_as, tagged=False):
         self.n = float(online.sum())
         self.base = base                          # (G, N_METRICS) values
         on = base[online]
@@ -371,7 +426,7 @@ class _Stats:
                 self.std_groups.append([k, weight])
             elif stat == SUM:
                 fixed += weight * (on if which == ONLINE else off)[:, k].sum()
-                if name in FIXED_FOR_REGULAR:
+                if name in FIXED_FOR_REGULAR or (k == PTAG_POS and not tagged):
                     continue
                 (self.online_sums if which == ONLINE else self.offline_sums).append((k, weight))
             else:
@@ -536,6 +591,23 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
     def role_s(new):
         return _role(old_s, _values(nd, new, needed), online_s)
 
+    tags = nd.tags
+    hits_t = hits_s = map_t = map_s = None
+    if tags is not None:
+        inc = ins.inc
+        hits_t = inc @ tags.present[targets].T
+        hits_s = (inc * tags.present[s_safe[:, 0]]).sum(axis=1, keepdims=True)
+        ins.rem_tags = (inc * (tags.count[p[:, 0]] >= 2)).sum(axis=1, keepdims=True)
+        if tags.has_map:
+            # Change of the map statistic when the primary moves from p to the
+            # target (map_t) or to the secondary (map_s); exact small integers.
+            rem = (inc * tags.rem2[p[:, 0]]).sum(axis=1, keepdims=True)
+            # (location, tag) pairs p and the new primary share, counted once:
+            # the removal from p empties them again.
+            once = tags.member[p[:, 0]] * (inc @ tags.once)
+            map_t = inc @ tags.add1[targets].T - once @ tags.member[targets].T - rem
+            map_s = ((inc * tags.add1[s_safe[:, 0]]).sum(axis=1, keepdims=True)
+                     - (once * tags.member[s_safe[:, 0]]).sum(axis=1, keepdims=True) - rem)
     int_p = _remove_pri(nd, st_p, ins)
     int_s = _remove_sec(nd, st_s, ins)
     moves_of = [possible_moves(i.mirror, bool(use_sec[r, 0]), opts.inst_moves, opts.disk_moves,
@@ -572,23 +644,24 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
     # Failover (internal, use_sec)
     if use_sec.any():
         mig = nd.mig_ok[p, s_safe]
-        new_s, f1 = _add_pri(nd, int_s, ins, fp, ins.ls)
+        new_s, f1 = _add_pri(nd, int_s, ins, fp, ins.ls, hits_s)
         new_p, f2 = _add_sec(nd, int_p, ins, nd.peers[p, s_safe], fp, ignore_disks=p_off)
         fail = ~use_sec | ~mig | f1 | f2
-        emit(FAILOVER, _score(stats, [role_s(new_s), role_p(new_p)], (c, 1)), fail)
+        emit(FAILOVER, _plus(_score(stats, [role_s(new_s), role_p(new_p)], (c, 1)), map_s),
+             fail)
 
     # The target as new primary: shared by FailoverToAny, ReplaceAndFailover and
     # ReplacePrimary, which differ in the force flag and the location score only.
     pri_t = None
     if wanted & {FAILOVER_TO_ANY, REPLACE_AND_FAILOVER, REPLACE_PRIMARY}:
-        pri_t, pri_hard, pri_soft = _add_pri_parts(nd, st_t, ins)
+        pri_t, pri_hard, pri_soft = _add_pri_parts(nd, st_t, ins, 0.0, hits_t)
     role_p_int = role_p(int_p)
     role_s_int = role_s(int_s)
 
     if FAILOVER_TO_ANY in wanted:
         fail = ~valid_t | pri_hard | (~fp & pri_soft) | ~nd.mig_ok[p, tg]
-        emit(FAILOVER_TO_ANY, _score(stats, [role_t(_with_loc(pri_t, ins.ls)), role_p_int],
-                                     shape), fail)
+        emit(FAILOVER_TO_ANY, _plus(_score(stats, [role_t(_with_loc(pri_t, ins.ls)),
+                                                   role_p_int], shape), map_t), fail)
 
     if REPLACE_SECONDARY in wanted:
         ls_new = nd.loc_pairs[p, tg]
@@ -608,24 +681,28 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
         fail = (~valid_t | pri_hard | (~np.asarray(force) & pri_soft) | f2
                 | ~nd.mig_ok[p, tg])
         emit(REPLACE_AND_FAILOVER,
-             _score(stats, [role_s_int, role_t(_with_loc(pri_t, nd.loc_pairs[tg, p])),
-                            role_p(new_p)], shape), fail)
+             _plus(_score(stats, [role_s_int, role_t(_with_loc(pri_t, nd.loc_pairs[tg, p])),
+                                  role_p(new_p)], shape), map_t), fail)
 
     if REPLACE_PRIMARY in wanted:
-        _tmp, f0 = _add_pri(nd, int_s, ins, fp, 0.0)
+        _tmp, f0 = _add_pri(nd, int_s, ins, fp, 0.0, hits_s)
         new_s, f2 = _add_sec(nd, int_s, ins, nd.peers[s_safe, tg], fp)
         fail = (~valid_t | f0 | pri_hard | (~fp & pri_soft) | f2 | ~nd.mig_ok[p, s_safe]
                 | ~nd.mig_ok[s_safe, tg] | ~use_sec)
         emit(REPLACE_PRIMARY,
-             _score(stats, [role_p_int, role_t(_with_loc(pri_t, nd.loc_pairs[tg, s_safe])),
-                            role_s(new_s)], shape), fail)
+             _plus(_score(stats, [role_p_int, role_t(_with_loc(pri_t, nd.loc_pairs[tg, s_safe])),
+                                  role_s(new_s)], shape), map_t), fail)
 
     if FAILOVER_AND_REPLACE in wanted:
-        new_s, f1 = _add_pri(nd, int_s, ins, fp, nd.loc_pairs[s_safe, tg])
+        new_s, f1 = _add_pri(nd, int_s, ins, fp, nd.loc_pairs[s_safe, tg], hits_s)
         new_t, f2 = _add_sec(nd, st_t, ins, nd.peers[tg, s_safe], fp)
         fail = ~valid_t | f1 | f2 | ~nd.mig_ok[p, s_safe] | ~use_sec
-        emit(FAILOVER_AND_REPLACE, _score(stats, [role_p_int, role_s(new_s), role_t(new_t)],
-                                          shape), fail)
+        emit(FAILOVER_AND_REPLACE, _plus(_score(stats, [role_p_int, role_s(new_s),
+                                                        role_t(new_t)], shape), map_s), fail)
+
+
+def _plus(score, delta):
+    return score if delta is None else score + delta
 
 
 def _with_loc(state, loc_score):
@@ -635,7 +712,9 @@ def _with_loc(state, loc_score):
 
 
 def _is_regular(inst, group_pos, excl_in_group):
-    if inst.forthcoming or inst.excl_tags or inst.dsrd_loc_tags or excl_in_group:
+    if inst.forthcoming or inst.dsrd_loc_tags or excl_in_group:
+        return False
+    if len(set(inst.excl_tags)) != len(inst.excl_tags):    # counted twice: scalar model
         return False
     if inst.mirror == MIRROR_EXTERNAL:
         return inst.snode == NO_NODE
@@ -656,6 +735,8 @@ class ExactScorer:
         self.base = np.array(numeric, dtype=np.float64).reshape(len(group_nodes), N_METRICS)
         self.pos = {n.idx: g for g, n in enumerate(group_nodes)}
         self.scored = 0          # candidates scored (SearchStats.exact_scored)
+        self.base_map = None     # merged maps of the online nodes (map_stat)
+        self.base_map_value = 0
 
     def scores(self, changes):
         """changes: list of {node idx: Node}; returns exact scores (list of float)."""
@@ -702,14 +783,36 @@ class ExactScorer:
         return [float(x) for x in score]
 
     def map_stat(self, delta_maps):
-        replaced = dict(delta_maps)
-        merged = {}
-        for g, row in enumerate(self.rows):
+        """The map statistic with the maps of some nodes replaced.
+
+        Counts are integers, so the merged counts of the unchanged nodes are
+        taken once (base_map) and only the keys of the changed nodes are
+        corrected: Σ(count - 1) over keys with a count, exactly.
+        """
+        if self.base_map is None:
+            merged = {}
+            for g, row in enumerate(self.rows):
+                if self.online[g]:
+                    for key, count in row[MAP_POS].items():
+                        merged[key] = merged.get(key, 0) + count
+            self.base_map = merged
+            self.base_map_value = sum(merged.values()) - len(merged)
+        base = self.base_map
+        change = {}
+        for g, new_map in delta_maps:
             if not self.online[g]:
                 continue
-            for key, count in replaced.get(g, row[MAP_POS]).items():
-                merged[key] = merged.get(key, 0) + count
-        return float(sum(merged.values()) - len(merged))
+            for key, count in self.rows[g][MAP_POS].items():
+                change[key] = change.get(key, 0) - count
+            for key, count in new_map.items():
+                change[key] = change.get(key, 0) + count
+        value = self.base_map_value
+        for key, diff in change.items():
+            if diff:
+                old = base.get(key, 0)
+                new = old + diff
+                value += (new - 1 if new > 0 else 0) - (old - 1 if old > 0 else 0)
+        return float(value)
 
 
 def search_bulk(state, opts, migrations_only=False):
@@ -736,12 +839,17 @@ def search_bulk(state, opts, migrations_only=False):
         else:
             _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, exact_pool)
     if regular:
+        tagged = any(i.excl_tags for i in regular)
+        if tagged:
+            nd.tags = _Tags(group, regular, scorer.online)
         stats = _Stats(scorer.base, scorer.online, scorer.map_stat([]),
-                       _identical_metrics(nd, scorer.online, regular))
+                       _identical_metrics(nd, scorer.online, regular), tagged)
         pool.band = 4 * stats.error_bound
         targets = np.array([nd.pos[t] for t in online], dtype=np.int64)
         node_idx = np.array([n.idx for n in group], dtype=np.int64)
         all_ins = _Insts(regular, nd.pos)
+        if tagged:
+            all_ins.inc = nd.tags.inc
         per_block = max(1, BLOCK // max(1, targets.size))
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             for start in range(0, len(regular), per_block):

@@ -17,29 +17,12 @@ what they did in the state's SearchStats, which the result carries.
 
 from __future__ import annotations
 
+import time
+
 from ...model.vocabulary import MIRROR_INTERNAL, NO_NODE
 from ..moves import FAILOVER, FAILOVER_TO_ANY, apply_move, possible_moves
 from ...numfmt import hs_fixed, hs_g6
 from ..metrics import cluster_score, optimal_score
-
-
-class BalanceOptions:
-    """hbal's algorithm options, with hbal's defaults."""
-
-    def __init__(self, max_length=-1, min_score=1e-9, min_gain=0.01, min_gain_limit=0.1,
-                 no_disk_moves=False, no_instance_moves=False, restricted_migration=False,
-                 evac_mode=False, ignore_soft_errors=False, avoid_disk_moves=None):
-        self.max_length = max_length
-        self.min_score = min_score
-        self.min_gain = min_gain
-        self.min_gain_limit = min_gain_limit
-        self.disk_moves = not no_disk_moves
-        self.inst_moves = not no_instance_moves
-        self.restricted_migration = restricted_migration
-        self.evac_mode = evac_mode
-        self.force = ignore_soft_errors
-        # Ganeti >= 3.1's --avoid-disk-moves FACTOR; None keeps 3.0.2's behaviour.
-        self.avoid_disk_moves = avoid_disk_moves
 
 
 class Step:
@@ -207,13 +190,16 @@ class BalanceResult:
     """The outcome of `balance`; `search_stats` (SearchStats) says how it was searched."""
 
     def __init__(self, initial_score, optimal, steps, stop_reason, well_balanced,
-                 search_stats):
+                 search_stats, step_seconds=()):
         self.initial_score = initial_score
         self.optimal_score = optimal
         self.steps = steps
         self.stop_reason = stop_reason
         self.well_balanced = well_balanced
         self.search_stats = search_stats
+        # Wall seconds of each search round (one per step, plus the round that
+        # found nothing better): timing, so kept out of the deterministic stats.
+        self.step_seconds = list(step_seconds)
 
 
 def balance(data, selection, opts, search=search_exhaustive, on_step=None):
@@ -227,12 +213,15 @@ def balance(data, selection, opts, search=search_exhaustive, on_step=None):
                   % (hs_g6(initial), hs_g6(optimal), hs_g6(opts.min_score)))
         return BalanceResult(initial, optimal, [], reason, True, state.stats)
     steps = []
+    seconds = []
     while ((opts.max_length < 0 or len(steps) < opts.max_length)
            and state.score > optimal + opts.min_score):
         state.stats.searches += 1
+        started = time.perf_counter()
         best = search(state, opts)
         if opts.avoid_disk_moves is not None and opts.disk_moves and best is not None:
             best = _avoid_disk_moves(state, opts, search, best)
+        seconds.append(round(time.perf_counter() - started, 6))
         if best is None or not best.score < state.score:
             break
         if not (state.score > opts.min_gain_limit or state.score - best.score >= opts.min_gain):
@@ -250,4 +239,4 @@ def balance(data, selection, opts, search=search_exhaustive, on_step=None):
                                                            hs_fixed(state.score, 8))
     else:
         reason = "No solution found"
-    return BalanceResult(initial, optimal, steps, reason, False, state.stats)
+    return BalanceResult(initial, optimal, steps, reason, False, state.stats, seconds)

@@ -133,6 +133,7 @@ def _plan_group(data, group, options, search, save_state):
         "instances_before": [instance_record(i, data) for i in instances_before.values()],
         "instances_after": [instance_record(i, data) for i in after_insts],
         "search_stats": result.search_stats.as_dict(),
+        "step_seconds": result.step_seconds,
         "warnings": list(data.warnings),
         "changed": bool(steps),
     }

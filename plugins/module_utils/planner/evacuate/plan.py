@@ -1,0 +1,175 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The evacuation planner's entry points: the report, and hail's answer document."""
+
+from __future__ import annotations
+
+import json
+
+from ...backend.ialloc import load_ialloc, load_ialloc_text
+from ...backend.prepare import prepare
+from ..base import Planner
+from ..metrics import cluster_score
+from .change_group import change_group
+from .node_evac import SECONDARY_ONLY, PRIMARY_ONLY, node_evacuate
+from .request import CHANGE_GROUP, NODE_EVACUATE, RELOCATE, from_ialloc, from_options
+from .state import EvacState
+
+KIND = "evacuate"
+OPTIONS = ("nodes", "mode", "instances", "target_groups", "ignore_soft_errors",
+           "no_capacity_checks")
+
+
+def _is_request(value):
+    return isinstance(value, dict) and "type" in value
+
+
+def run(data, request):
+    """Plan a resolved Request on prepared data: (outcome, state before, state after)."""
+    state = EvacState(data)
+    before = EvacState(data)
+    force = request.ignore_soft_errors
+    if request.kind == NODE_EVACUATE:
+        outcome = node_evacuate(state, request.mode, request.idxs, force)
+    elif request.kind == CHANGE_GROUP:
+        outcome = change_group(state, request.idxs, request.targets, force,
+                               not request.no_capacity_checks)
+    else:
+        outcome = _relocate(state, request, force)
+    return outcome, before, state
+
+
+def _relocate(state, request, force):
+    """hail's `relocate`: one instance, away from the one node given."""
+    idx = request.idxs[0]
+    inst = state.insts[idx]
+    if request.required_nodes != 1:
+        return ("error", "Exchange %d nodes mode is not implemented" % request.required_nodes)
+    if inst.mirror == "none":
+        return ("error", "Can't relocate non-mirrored instances")
+    internal = inst.mirror == "internal"
+    expected = inst.snode if internal else inst.pnode
+    if request.relocate_from != [expected]:
+        return ("error", "Unsupported request: excluded nodes not equal to instance's %s(%d "
+                "versus [%s])" % ("secondary" if internal else "primary", expected,
+                                  ",".join(str(k) for k in request.relocate_from)))
+    outcome = node_evacuate(state, SECONDARY_ONLY if internal else PRIMARY_ONLY, [idx], force)
+    result = outcome[0][1]
+    if result[0] == "failed":
+        return ("error", result[1])
+    moved = state.insts[idx]
+    return ("ok", [state.nodes[moved.snode if internal else moved.pnode].name])
+
+
+def answer_document(data, request, outcome):
+    """The document hail prints, as a dict with hail's key order."""
+    if request.kind == RELOCATE:
+        if outcome[0] == "error":
+            return {"success": False, "info": "Request failed: " + outcome[1], "result": []}
+        return {"success": True, "info": "Request successful: success", "result": outcome[1]}
+    moved, failed, jobs = [], [], []
+    for idx, result in outcome:
+        name = data.instances[idx].name
+        if result[0] == "failed":
+            failed.append([name, result[1]])
+        else:
+            _tag, gdx, node_idxs, ops = result
+            moved.append([name, data.groups[gdx].name, [data.nodes[k].name for k in node_idxs]])
+            jobs.append(ops)
+    info = "Request successful: %d instances failed to move and %d were moved successfully" \
+        % (len(failed), len(moved))
+    return {"success": True, "info": info, "result": [moved, failed, jobs]}
+
+
+def _placement(state, idx):
+    inst = state.insts[idx]
+    node = state.nodes
+    return {"primary": node[inst.pnode].name,
+            "secondary": node[inst.snode].name if inst.snode >= 0 else None,
+            "group": state.data.groups[node[inst.pnode].group].name}
+
+
+def evacuate(data, request_or_options, prepared=False):
+    """Plan a node evacuation or group change; see the package docstring."""
+    if not prepared:
+        prepare(data)
+    if _is_request(request_or_options):
+        opts = {}
+        request = from_ialloc(data, request_or_options)
+    elif _is_request((request_or_options or {}).get("request")):
+        opts = dict(request_or_options)
+        request = from_ialloc(data, opts["request"], opts.get("ignore_soft_errors") or False,
+                              opts.get("no_capacity_checks") or False)
+    else:
+        opts = dict(request_or_options or {})
+        request = from_options(data, opts)
+    outcome, before, after = run(data, request)
+    document = answer_document(data, request, outcome)
+    report = {"kind": request.kind, "mode": request.mode if request.kind != CHANGE_GROUP else None,
+              "target_groups": [data.groups[g].name for g in request.targets],
+              "ignore_soft_errors": request.ignore_soft_errors,
+              "no_capacity_checks": request.no_capacity_checks,
+              "iallocator_result": document, "warnings": list(data.warnings)}
+    if request.kind == RELOCATE:
+        report.update(moves=[], jobsets=[], jobs=[], moved=[], failed=[], changed=False)
+        return report
+    moves, failed, jobs = [], [], []
+    touched = set()
+    for idx, result in outcome:
+        name = data.instances[idx].name
+        if result[0] == "failed":
+            failed.append({"instance": name, "reason": result[1]})
+            continue
+        old, new = _placement(before, idx), _placement(after, idx)
+        touched.add(before.nodes[before.insts[idx].pnode].group)
+        touched.add(result[1])
+        number = len(jobs) + 1
+        jobs.append({"job": number, "instance": name, "opcodes": result[3], "depends": []})
+        moves.append({"index": number, "instance": name,
+                      "old_primary": old["primary"], "old_secondary": old["secondary"],
+                      "old_group": old["group"],
+                      "new_primary": new["primary"], "new_secondary": new["secondary"],
+                      "new_group": new["group"], "opcodes": result[3]})
+    for idx in request.idxs:
+        touched.add(before.nodes[before.insts[idx].pnode].group)
+    scores = {}
+    for gdx in sorted(touched):
+        scores[data.groups[gdx].name] = {"before": before.group_score(before.nodes, gdx),
+                                         "after": after.group_score(after.nodes, gdx)}
+    report.update(
+        moved=moves, failed=failed, jobs=jobs,
+        # executor view: one move per instance; hail's jobs are independent,
+        # so they form a single jobset (each job's opcodes run in order)
+        moves=moves, jobsets=[[m["index"] for m in moves]] if moves else [],
+        scores=scores,
+        score_before=cluster_score(before.nodes), score_after=cluster_score(after.nodes),
+        changed=bool(moves))
+    return report
+
+
+def iallocator_result(request_doc, ignore_soft_errors=False, no_capacity_checks=False):
+    """The document `hail [--ignore-soft-errors] [--no-capacity-checks] FILE` prints
+    for an IAllocator request (JSON text or an already decoded dict), parsed."""
+    if isinstance(request_doc, (str, bytes)):
+        data, req = load_ialloc_text(request_doc if isinstance(request_doc, str)
+                                     else request_doc.decode("utf-8"))
+    else:
+        data, req = load_ialloc(request_doc)
+    prepare(data)
+    request = from_ialloc(data, req, ignore_soft_errors, no_capacity_checks)
+    outcome, _before, _after = run(data, request)
+    return answer_document(data, request, outcome)
+
+
+def iallocator_text(request_doc, **options):
+    """hail's stdout line (compact JSON, hail's key order)."""
+    return json.dumps(iallocator_result(request_doc, **options), separators=(",", ":"))
+
+
+def _compute(data, opts, save_state=None):
+    del save_state          # nothing to save: hail has no -S state files here
+    return evacuate(data, opts)
+
+
+EVACUATE = Planner(KIND, "ganeti.htools.ganeti_evacuate_group", OPTIONS, ("numpy",), _compute)

@@ -1,0 +1,115 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What to evacuate: an IAllocator request, or module-style options, resolved
+to instance and group indices the way hail resolves names."""
+
+from __future__ import annotations
+
+from ...errors import DataError, LookupFailure
+from .node_evac import ALL, MODES, PRIMARY_ONLY, SECONDARY_ONLY
+
+NODE_EVACUATE, CHANGE_GROUP, RELOCATE = "node-evacuate", "change-group", "relocate"
+
+
+class Request:
+    """kind, mode (node-evacuate), instance indices, target group indices,
+    the two hail options; `relocate` also carries the excluded node indices."""
+
+    def __init__(self, kind, idxs, mode=ALL, targets=(), ignore_soft_errors=False,
+                 no_capacity_checks=False, relocate_from=(), required_nodes=1):
+        self.kind = kind
+        self.idxs = list(idxs)
+        self.mode = mode
+        self.targets = list(targets)
+        self.ignore_soft_errors = bool(ignore_soft_errors)
+        self.no_capacity_checks = bool(no_capacity_checks)
+        self.relocate_from = list(relocate_from)
+        self.required_nodes = required_nodes
+
+
+def find_one(items, name, names_of):
+    """hail's lookup: exactly one item must carry `name` among its names."""
+    found = [item for item in items if name in names_of(item)]
+    if len(found) != 1:
+        raise LookupFailure("Wrong number of elems found with name %s" % name)
+    return found[0]
+
+
+def _inst(data, name):
+    return find_one(data.instances, name, lambda i: (i.name, i.alias)).idx
+
+
+def _group(data, name):
+    return find_one(data.groups, name, lambda g: (g.uuid, g.name)).idx
+
+
+def _field(request, key, kind):
+    if key not in request:
+        raise DataError("invalid request dict: key '%s' not found" % key)
+    value = request[key]
+    if kind is list and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        raise DataError("invalid request dict: key '%s' is not a list of strings" % key)
+    if kind is str and not isinstance(value, str):
+        raise DataError("invalid request dict: key '%s': Unable to read String" % key)
+    return value
+
+
+def from_ialloc(data, request, ignore_soft_errors=False, no_capacity_checks=False):
+    """A request dict of an IAllocator document (data already prepared)."""
+    if not isinstance(request, dict):
+        raise DataError("invalid iallocator message: key 'request' not found")
+    kind = _field(request, "type", str)
+    opts = dict(ignore_soft_errors=ignore_soft_errors, no_capacity_checks=no_capacity_checks)
+    if kind == NODE_EVACUATE:
+        idxs = [_inst(data, n) for n in _field(request, "instances", list)]
+        mode = _field(request, "evac_mode", str)
+        if mode not in MODES:
+            raise DataError("invalid request dict: key 'evac_mode': unknown mode %r" % mode)
+        return Request(kind, idxs, mode=mode, **opts)
+    if kind == CHANGE_GROUP:
+        idxs = [_inst(data, n) for n in _field(request, "instances", list)]
+        targets = [_group(data, g) for g in _field(request, "target_groups", list)]
+        return Request(kind, idxs, targets=targets, **opts)
+    if kind == RELOCATE:
+        idx = _inst(data, _field(request, "name", str))
+        names = _field(request, "relocate_from", list)
+        nodes = [find_one(data.nodes, n, lambda x: (x.name, x.alias)).idx for n in names]
+        required = request.get("required_nodes")
+        if not isinstance(required, int):
+            raise DataError("invalid request dict: key 'required_nodes' is not an integer")
+        return Request(kind, [idx], relocate_from=nodes, required_nodes=required, **opts)
+    raise DataError("unsupported request type %r (this planner answers node-evacuate, "
+                    "change-group and relocate)" % kind)
+
+
+def from_options(data, options):
+    """Module-style options: `nodes` + `mode`, or `instances` + `target_groups`.
+
+    With `nodes`, the instances are those with their primary (primary-only),
+    their secondary (secondary-only) or either (all) on one of the nodes, in
+    cluster order (Ganeti's own LU lists them per node and mode).
+    """
+    common = dict(ignore_soft_errors=options.get("ignore_soft_errors") or False,
+                  no_capacity_checks=options.get("no_capacity_checks") or False)
+    nodes = options.get("nodes") or []
+    instances = options.get("instances") or []
+    if nodes and instances:
+        raise DataError("give either nodes (node-evacuate) or instances (change-group), not both")
+    if nodes:
+        mode = options.get("mode") or ALL
+        if mode not in MODES:
+            raise DataError("unknown evacuation mode %r" % mode, expected=", ".join(MODES))
+        wanted = {find_one(data.nodes, n, lambda x: (x.name, x.alias)).idx for n in nodes}
+        idxs = []
+        for inst in data.instances:
+            on_p = inst.pnode in wanted and mode != SECONDARY_ONLY
+            on_s = inst.snode in wanted and mode != PRIMARY_ONLY
+            if on_p or on_s:
+                idxs.append(inst.idx)
+        return Request(NODE_EVACUATE, idxs, mode=mode, **common)
+    if instances:
+        idxs = [_inst(data, n) for n in instances]
+        targets = [_group(data, g) for g in options.get("target_groups") or []]
+        return Request(CHANGE_GROUP, idxs, targets=targets, **common)
+    raise DataError("nothing to evacuate: give nodes (node-evacuate) or instances (change-group)")

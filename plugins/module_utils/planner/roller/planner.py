@@ -1,0 +1,139 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Plan a rolling reboot as `hroller` does, and return it as data.
+
+load -> select nodes -> graph -> colouring -> split the colour classes by
+capacity (non-redundant instances, full evacuation) -> order -> report.  The
+plan is for others to execute (the rolling-reboot role): this planner never
+runs anything.
+"""
+
+from __future__ import annotations
+
+from ...backend.detect import load_data_file
+from ...backend.prepare import prepare
+from ..base import Planner
+from .colouring import smallest_colouring
+from .errors import NO_ROOM_NONREDUNDANT, RollerError
+from .evacuation import migrate_off, partition_secondaries
+from .graph import build_graph
+from .nonredundant import partition_nonredundant
+from .options import ROLLER_OPTIONS
+from .report_text import order_groups, printed_moves, report_lines
+from .selection import find_group, find_master, mark_offline, selected_nodes
+from .state import State
+from .waves import move_record, wave_moves
+
+KIND = "rolling-reboot"
+# Everything a plan records, so that it can be recomputed the same way.
+PLAN_OPTIONS = tuple(o.name for o in ROLLER_OPTIONS) + (
+    "group", "offline_nodes", "util_file", "ignore_dynu", "exclusion_tags")
+
+
+def _parts(data, classes, online, opts):
+    """[(nodes, state)]: the colour classes split until each part can be cleared at once."""
+    base = State(data.nodes, data.instances)
+    if opts["ignore_non_redundant"]:
+        parts = [(members, base) for members in classes]
+    else:
+        parts = []
+        for members in classes:
+            split = partition_nonredundant(members, online, base)
+            if split is None:
+                raise RollerError(NO_ROOM_NONREDUNDANT)
+            parts.extend(split)
+    if opts["full_evacuation"]:
+        migrated = [(members, migrate_off(members, state)) for members, state in parts]
+        parts = []
+        for members, state in migrated:
+            parts.extend(partition_secondaries(members, online, state))
+    return parts
+
+
+def plan_reboots(data, opts):
+    """The rolling-reboot report of freshly loaded `data` (see ROLLER for `opts`)."""
+    def get(name, default=None):
+        value = opts.get(name)
+        return default if value is None else value
+
+    flags = {o.name: get(o.name, o.default) for o in ROLLER_OPTIONS}
+    prepare(data, util_file=get("util_file"), ignore_dynu=get("ignore_dynu", False),
+            exclusion_tags=get("exclusion_tags", ()))
+    master, warnings = find_master(data, flags["force"])
+    mark_offline(data, get("offline_nodes", ()))
+    group_idx = find_group(data, get("group"))
+    selected = selected_nodes(data, group_idx, flags["node_tags"], flags["skip_non_redundant"])
+
+    graph = build_graph(data, selected, flags["offline_maintenance"])
+    classes, _all = smallest_colouring(graph)
+    online = [n.idx for n in data.nodes if not n.offline]
+    parts = _parts(data, classes, online, flags)
+
+    in_sel = set(selected)
+    ordered = order_groups([([n for n in members if n in in_sel], state)
+                            for members, state in parts],
+                           lambda n: data.nodes[n].is_master)
+    if flags["one_step_only"]:
+        ordered = ordered[:1]
+    text = report_lines([([data.nodes[n].name for n in members], printed_moves(data, state))
+                         for members, state in ordered], flags["one_step_only"])
+    return _report(data, ordered, master, text, warnings, flags)
+
+
+def _report(data, ordered, master, text, warnings, opts):
+    migrate = opts["full_evacuation"] or not opts["offline_maintenance"]
+    moves, jobsets, waves = [], [], []
+    master_wave = None
+    for number, (members, state) in enumerate(ordered, start=1):
+        if master is not None and master in members:
+            master_wave = number
+        found = wave_moves(data, state)
+        if found:
+            jobsets.append(list(range(len(moves) + 1, len(moves) + len(found) + 1)))
+        leaving = {n: [] for n in members}
+        for idx, kind, new_p, new_s in found:
+            record = move_record(data, len(moves) + 1, number, len(jobsets), idx, kind,
+                                 new_p, new_s)
+            moves.append(record)
+            inst = data.instances[idx]
+            for node in (inst.pnode, inst.snode):
+                if node in leaving and node not in (new_p, new_s):
+                    leaving[node].append(record["index"])
+        waves.append({
+            "wave": number,
+            "nodes": [data.nodes[n].name for n in members],
+            "has_master": master_wave == number,
+            "moves": [m["index"] for m in moves if m["wave"] == number],
+            "migrate_primaries": migrate,
+            "evacuate": [{"node": data.nodes[n].name, "moves": leaving[n]} for n in members],
+        })
+    # The placements --diff shows: before the plan, and after each instance's last move.
+    before, after = {}, {}
+    for move in moves:
+        before.setdefault(move["instance"], (move["old_primary"], move["old_secondary"]))
+        after[move["instance"]] = (move["new_primary"], move["new_secondary"])
+    return {
+        "reboot_groups": [w["nodes"] for w in waves],
+        "waves": waves,
+        "master": {"node": data.nodes[master].name if master is not None else None,
+                   "wave": master_wave},
+        "report": text,
+        "moves": moves,
+        "jobsets": jobsets,
+        "instances_before": [dict(name=n, pnode=p, snode=s) for n, (p, s) in before.items()],
+        "instances_after": [dict(name=n, pnode=p, snode=s) for n, (p, s) in after.items()],
+        "warnings": warnings + list(data.warnings),
+        "changed": False,
+    }
+
+
+def plan_rolling_reboot(data_file, **opts):
+    """Load a data file and plan its rolling reboot; options as in ROLLER_OPTIONS."""
+    data, _fmt = load_data_file(data_file)
+    return plan_reboots(data, opts)
+
+
+ROLLER = Planner(KIND, "ganeti.htools.ganeti_rolling_reboot", PLAN_OPTIONS, (),
+                 lambda data, opts, save_state=None: plan_reboots(data, opts),
+                 executes=False)

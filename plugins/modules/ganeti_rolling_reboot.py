@@ -1,0 +1,358 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+---
+module: ganeti_rolling_reboot
+short_description: Plan which Ganeti nodes can be rebooted together, exactly as hroller does
+version_added: 0.1.0
+description:
+  - Computes the reboot groups of C(hroller) 3.0 - sets of nodes that can be put
+    into maintenance at the same time without any DRBD instance losing both of its
+    nodes - the same groups in the same order, with the instance moves each group
+    needs.
+  - Without O(offline_maintenance), two nodes that are primaries of instances
+    sharing a secondary node are never in the same group either, so that both can
+    migrate their instances away at once.
+  - Non-redundant instances (every template but DRBD) are moved off each group to
+    the first node of their node group with room, unless O(ignore_non_redundant);
+    with O(full_evacuation) the DRBD instances are migrated away and get new
+    secondaries too. Groups are split further where capacity runs out.
+  - RV(report) holds the lines C(hroller --print-moves) prints for the same
+    options, identical.
+  - The graph colourings run in time near-linear in the number of graph edges, so
+    the plan of a 1000-node cluster takes seconds where C(hroller) takes minutes.
+  - This module only plans; it never reboots, drains or moves anything. Check mode
+    and normal mode return the same. A failure (no master, unknown node or group,
+    no capacity) fails the task with C(hroller)'s message.
+  - Every run returns O(plan) with a fingerprint of the cluster state, so that the
+    role executing the waves can refuse a stale plan.
+author:
+  - Ganeti htools collection contributors (@ganeti-htools)
+extends_documentation_fragment:
+  - ganeti.htools.data_source
+  - ganeti.htools.rapi
+  - ganeti.htools.plans
+options:
+  group:
+    description:
+      - Only plan for the nodes of this node group (name or UUID), like C(hroller -G).
+      - When omitted, the nodes of every group are planned.
+      - Non-redundant instances may still move to any online node of their own
+        group, and unselected nodes whose index lies between selected ones are
+        planned too (as C(hroller) does), so their instances must also find room.
+    type: str
+  offline_nodes:
+    description:
+      - Names of nodes to treat as offline, like C(hroller -O) (an exact name or a
+        unique prefix up to a dot). Offline nodes are not rebooted and take no
+        instances.
+    type: list
+    elements: str
+    default: []
+  util_file:
+    description:
+      - Dynamic utilisation data, like C(hbal -U).
+      - C(hroller) has no such option and the reboot groups do not depend on it;
+        it is accepted so that one set of defaults serves every module.
+    type: path
+  exclusion_tags:
+    description:
+      - Instance exclusion tag prefixes, like C(hbal --exclusion-tags).
+      - The reboot groups do not depend on them (moves here only check hard
+        limits); accepted so that one set of defaults serves every module.
+    type: list
+    elements: str
+    default: []
+  ignore_dynu:
+    description:
+      - Ignore dynamic utilisation data, like C(hbal --ignore-dynu). No effect on the
+        reboot groups.
+    type: bool
+    default: false
+  node_tags:
+    description:
+      - Only plan for nodes having at least one of these tags, like
+        C(hroller --node-tags).
+    type: list
+    elements: str
+    default: []
+  skip_non_redundant:
+    description:
+      - Only plan for nodes that are primary of no non-redundant (non-DRBD)
+        instance, like C(hroller --skip-non-redundant).
+    type: bool
+    default: false
+  ignore_non_redundant:
+    description:
+      - Do not move non-redundant instances off the nodes to reboot (they go down
+        with their node), like C(hroller --ignore-non-redundant).
+    type: bool
+    default: false
+  offline_maintenance:
+    description:
+      - The instances are shut down during the maintenance, like
+        C(hroller --offline-maintenance) - only a DRBD instance's primary and
+        secondary are kept apart, and no migrations are planned.
+    type: bool
+    default: false
+  full_evacuation:
+    description:
+      - Also migrate the DRBD primaries off each group and give every DRBD
+        instance with its secondary there a new secondary, like
+        C(hroller --full-evacuation).
+    type: bool
+    default: false
+  one_step_only:
+    description:
+      - Only return the first reboot group, like C(hroller --one-step-only).
+    type: bool
+    default: false
+  force:
+    description:
+      - A cluster without master node is planned anyway (with a warning), like
+        C(hroller --force). Without it, that is an error.
+    type: bool
+    default: false
+attributes:
+  check_mode:
+    description: Returns the plan; nothing is ever executed, in either mode.
+    support: full
+  diff_mode:
+    description:
+      - Shows the primary and secondary node of each moved instance before the plan and
+        after its last move (an instance moved for several waves shows the last one).
+    support: partial
+notes:
+  - Every wave is planned from the cluster as loaded - the instances moved away
+    for one wave are expected back before the next one, as C(hroller) assumes.
+  - The master node is the last node of its wave and that wave comes last, when
+    the master is among the planned nodes.
+seealso:
+  - module: ganeti.htools.ganeti_balance
+  - name: hroller(1)
+    description: The Ganeti cluster maintenance scheduler this module reproduces.
+    link: https://docs.ganeti.org/docs/ganeti/3.0/man/hroller.html
+'''
+
+EXAMPLES = r'''
+- name: Plan the rolling reboot of a saved cluster
+  ganeti.htools.ganeti_rolling_reboot:
+    data_file: /var/tmp/cluster.data
+  register: reboot
+
+- name: Show the reboot groups in order
+  ansible.builtin.debug:
+    var: reboot.reboot_groups
+
+- name: Plan the reboot of one node group of a live cluster, moving everything away
+  ganeti.htools.ganeti_rolling_reboot:
+    rapi_url: https://cluster.example.com:5080
+    group: rack-a
+    full_evacuation: true
+  register: reboot
+
+- name: Only the nodes tagged for the new kernel, instances shut down meanwhile
+  ganeti.htools.ganeti_rolling_reboot:
+    data_file: /var/tmp/cluster.data
+    node_tags:
+      - kernel-6.1
+    offline_maintenance: true
+    ignore_non_redundant: true
+'''
+
+RETURN = r'''
+reboot_groups:
+  description: The nodes of each reboot group (wave), in the order to reboot them.
+  returned: success
+  type: list
+  elements: list
+  sample: [["node1", "node3"], ["node2", "node4"]]
+waves:
+  description: One entry per reboot group, in order.
+  returned: success
+  type: list
+  elements: dict
+  contains:
+    wave:
+      description: Number of the wave, from 1.
+      type: int
+    nodes:
+      description: Its nodes, as in RV(reboot_groups).
+      type: list
+      elements: str
+    has_master:
+      description: Whether the master node is in this wave (it is then the last node).
+      type: bool
+    moves:
+      description: Indices (RV(moves[].index)) of the moves this wave needs before its reboot.
+      type: list
+      elements: int
+    migrate_primaries:
+      description:
+        - Whether the DRBD primaries of the wave's nodes are to be migrated to their
+          secondaries first (one node migration per node; the grouping makes that safe
+          for all nodes of the wave at once). False only with O(offline_maintenance)
+          without O(full_evacuation), where the instances are shut down instead.
+      type: bool
+    evacuate:
+      description:
+        - Per node of the wave, C(node) and C(moves) - the indices of the moves that take
+          an instance (or a DRBD secondary, with O(full_evacuation)) off that node.
+      type: list
+      elements: dict
+  sample:
+    - wave: 1
+      nodes: [node1, node3]
+      has_master: false
+      moves: [1, 2]
+      migrate_primaries: true
+      evacuate: [{node: node1, moves: [1]}, {node: node3, moves: [2]}]
+master:
+  description: The master node (C(node), null when there is none) and the number of its C(wave) (null when it is not planned).
+  returned: success
+  type: dict
+  sample: {node: node1, wave: 2}
+report:
+  description: The lines C(hroller --print-moves) prints on stdout for the same options.
+  returned: success
+  type: list
+  elements: str
+  sample: ["'Node Reboot Groups'", "node2,node4", "  inst7 node1", "node1,node3"]
+moves:
+  description:
+    - The instance moves the waves need besides the node migrations
+      (RV(waves[].migrate_primaries)), wave after wave - the instances that
+      C(hroller --print-moves) lists. Each wave starts from the cluster as loaded.
+    - C(move) is C(failover_and_replace) (migrate a DRBD instance, then give it a new
+      secondary), C(replace_secondary), C(failover_to_any) (shared storage, to
+      another node) or C(instance_move) (plain or file storage, C(gnt-instance move)
+      with downtime; RAPI has no such call, so its C(opcodes) are empty).
+  returned: success
+  type: list
+  elements: dict
+  contains:
+    index:
+      description: Position in the plan, from 1.
+      type: int
+    wave:
+      description: The wave the move belongs to.
+      type: int
+    instance:
+      description: Instance name.
+      type: str
+    move:
+      description: Move type, see above.
+      type: str
+    old_primary:
+      description: Primary node before the move.
+      type: str
+    old_secondary:
+      description: Secondary node before the move, or null.
+      type: str
+    new_primary:
+      description: Primary node after the move.
+      type: str
+    new_secondary:
+      description: Secondary node after the move, or null.
+      type: str
+    opcodes:
+      description: The Ganeti opcodes of the move, as RAPI/LUXI bodies.
+      type: list
+      elements: dict
+    jobset:
+      description: Number of the jobset the move belongs to, from 1.
+      type: int
+jobsets:
+  description: The moves (by index) of each wave that has moves, one jobset per such wave.
+  returned: success
+  type: list
+  elements: list
+  sample: [[1, 2], [3]]
+instances_before:
+  description: The moved instances (C(name), C(pnode), C(snode)) before the plan.
+  returned: success
+  type: list
+  elements: dict
+instances_after:
+  description: The moved instances after their last move in the plan.
+  returned: success
+  type: list
+  elements: dict
+data_warnings:
+  description: Inconsistencies found in the cluster data, and the missing master with O(force).
+  returned: success
+  type: list
+  elements: str
+plan:
+  description:
+    - The plan as one self-contained object - the moves and jobsets, the options, the
+      cluster state it was computed from and its C(fingerprint), the report, and
+      digests of all of them - for the role that executes the waves, which refuses a
+      plan whose cluster changed.
+    - Given back as O(plan), it is returned again as long as the cluster did not change.
+  returned: success
+  type: dict
+  contains:
+    format:
+      description: Plan format identifier.
+      type: str
+      sample: ganeti.htools/rolling-reboot-plan/2
+    plan_id:
+      description: Unique id of the plan.
+      type: str
+    fingerprint:
+      description: Hash of the cluster state the plan was computed from.
+      type: str
+    moves:
+      description: As RV(moves).
+      type: list
+      elements: dict
+    jobsets:
+      description: As RV(jobsets).
+      type: list
+      elements: list
+    options:
+      description: The options the plan was computed with.
+      type: dict
+    report:
+      description: RV(reboot_groups), RV(waves), RV(master) and RV(report).
+      type: dict
+    digests:
+      description: Digest of each part of the plan, and of each move.
+      type: dict
+    digest:
+      description: Digest over all parts; what a signature signs.
+      type: str
+    signature:
+      description: HMAC of RV(plan.digest) with O(plan_signing_key), when one was given.
+      type: str
+replanned:
+  description: True when O(plan) was stale and a new plan was computed (O(replan_on_drift)).
+  returned: when O(plan) was given
+  type: bool
+drift:
+  description: What changed in the cluster since O(plan) was computed.
+  returned: when O(plan) was given and is stale
+  type: list
+  elements: str
+'''
+
+from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
+from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import ROLLER
+
+
+def main():
+    argument_spec = argspecs.combine(
+        argspecs.data_source(), argspecs.rapi(), argspecs.plans(), argspecs.roller_options())
+    HtoolsModule(argument_spec, needs=ROLLER.needs).run_plan(ROLLER)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,176 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""ganeti_rolling_reboot through the ansible CLI, compared with the real hroller."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from gen import roller_gen
+from kit.ansible_cli import run_module, run_playbook
+from kit.paths import HROLLER
+
+MODULE = 'ganeti.htools.ganeti_rolling_reboot'
+
+# Two groups; g1's plain instances must move within g1, full evacuation re-homes
+# the DRBD secondaries; n1-1 is the master.
+CLUSTER = '\n'.join([
+    'g1|uuid-g1|preferred|', 'g2|uuid-g2|preferred|', '',
+    'n1-0|8192|0|6000|9000|5000|16|N|uuid-g1|1|red',
+    'n1-1|8192|0|6000|9000|5000|16|M|uuid-g1|1|red',
+    'n1-2|8192|0|6000|9000|5000|16|N|uuid-g1|1|blue',
+    'n1-3|8192|0|6000|9000|5000|16|N|uuid-g1|1|blue',
+    'n2-0|8192|0|6000|9000|5000|16|N|uuid-g2|1', '',
+    'd0|512|1024|1|running|Y|n1-0|n1-1|drbd||1',
+    'd1|512|1024|1|running|Y|n1-1|n1-2|drbd||1',
+    'd2|512|1024|1|running|Y|n1-3|n1-2|drbd||1',
+    'p0|256|512|1|running|Y|n1-0||plain||1',
+    'r0|256|512|1|running|Y|n1-3||rbd||1',
+    '', '']) + '\n'
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    path = tmp_path / 'cluster.data'
+    path.write_text(CLUSTER)
+    return str(path)
+
+
+def hroller(path, opts):
+    if not os.access(HROLLER, os.X_OK):
+        pytest.skip('hroller not installed')
+    proc = subprocess.run([HROLLER, '--print-moves', '-t', path] + roller_gen.hroller_argv(opts),
+                          capture_output=True, text=True, timeout=120, check=False)
+    return proc.returncode, proc.stdout.splitlines(), proc.stderr
+
+
+def run(tmp_path, params, *flags):
+    return run_module(tmp_path, MODULE, *(list(flags) + ['-a', json.dumps(params)]))
+
+
+OPTION_SETS = [{}, {'full_evacuation': True}, {'group': 'g1'},
+               {'node_tags': ['red'], 'offline_maintenance': True},
+               {'one_step_only': True, 'ignore_non_redundant': True}]
+
+
+def test_report_equals_hroller_in_both_modes(tmp_path, cluster):
+    """One playbook (one ansible start-up): every option set in check and normal mode."""
+    tasks = []
+    for pos, opts in enumerate(OPTION_SETS):
+        for mode in ('check', 'normal'):
+            tasks += [
+                '    - ganeti.htools.ganeti_rolling_reboot: %s' % json.dumps(
+                    dict(opts, data_file=cluster)),
+                '      check_mode: %s' % ('true' if mode == 'check' else 'false'),
+                '      register: result',
+                '    - ansible.builtin.copy:',
+                '        content: "{{ result | to_json }}"',
+                '        dest: %s' % (tmp_path / ('%d-%s.json' % (pos, mode))),
+                '      check_mode: false']
+    playbook = tmp_path / 'modes.yml'
+    playbook.write_text('\n'.join(['- hosts: localhost', '  gather_facts: false', '  tasks:']
+                                  + tasks + ['']))
+    code, output, _stdout = run_playbook(tmp_path, str(playbook))
+    assert code == 0, output
+    for pos, opts in enumerate(OPTION_SETS):
+        code, lines, _err = hroller(cluster, opts)
+        assert code == 0
+        checked, normal = (json.loads((tmp_path / ('%d-%s.json' % (pos, mode))).read_text())
+                           for mode in ('check', 'normal'))
+        assert checked['report'] == lines, opts
+        assert normal['changed'] is False and checked['changed'] is False
+        for key in ('report', 'reboot_groups', 'waves', 'master', 'moves', 'jobsets'):
+            assert normal[key] == checked[key], (opts, key)
+        assert normal['plan']['fingerprint'] == checked['plan']['fingerprint']
+        groups = [line.split(',') for line in lines[1:] if not line.startswith('  ')]
+        if not opts.get('one_step_only'):
+            assert checked['reboot_groups'] == groups
+
+
+def test_waves_carry_the_moves_and_opcodes(tmp_path, cluster):
+    status, result, output = run(tmp_path, dict(data_file=cluster, full_evacuation=True))
+    assert status == 'SUCCESS', output
+    assert result['master'] == {'node': 'n1-1', 'wave': len(result['waves'])}
+    assert result['reboot_groups'][-1][-1] == 'n1-1'
+    moves = {m['index']: m for m in result['moves']}
+    assert moves and sorted(i for js in result['jobsets'] for i in js) == sorted(moves)
+    kinds = {m['move'] for m in moves.values()}
+    assert {'instance_move', 'failover_to_any'} <= kinds, kinds
+    assert kinds & {'replace_secondary', 'failover_and_replace'}, kinds
+    for move in moves.values():
+        ops = [op['OP_ID'] for op in move['opcodes']]
+        expected = {'instance_move': [], 'failover_to_any': ['OP_INSTANCE_MIGRATE'],
+                    'replace_secondary': ['OP_INSTANCE_REPLACE_DISKS'],
+                    'failover_and_replace': ['OP_INSTANCE_MIGRATE',
+                                             'OP_INSTANCE_REPLACE_DISKS']}[move['move']]
+        assert ops == expected, move
+        if move['move'] == 'failover_to_any':
+            assert move['opcodes'][0]['target_node'] == move['new_primary']
+    for wave in result['waves']:
+        assert wave['migrate_primaries'] is True
+        for entry in wave['evacuate']:
+            for index in entry['moves']:
+                assert entry['node'] in (moves[index]['old_primary'], moves[index]['old_secondary'])
+
+
+@pytest.mark.parametrize('opts, message', [
+    ({'group': 'nosuch'}, 'Cannot find target group.'),
+    ({'offline_nodes': ['x', 'n1-0', 'y']}, 'wrong node name(s) set as offline: y,x'),
+    ({'node_tags': ['green']}, 'Cannot create node graph'),
+])
+def test_failures_carry_hrollers_message(tmp_path, cluster, opts, message):
+    code, _lines, err = hroller(cluster, opts)
+    assert code == 1 and ('Error: ' + message) in err
+    status, result, output = run(tmp_path, dict(opts, data_file=cluster), '--check')
+    assert status == 'FAILED!', output
+    assert result['msg'] == message
+    assert 'Traceback' not in output
+
+
+def test_missing_master_fails_unless_forced(tmp_path):
+    path = tmp_path / 'nomaster.data'
+    path.write_text(CLUSTER.replace('|M|', '|N|'))
+    status, result, output = run(tmp_path, dict(data_file=str(path)))
+    assert status == 'FAILED!', output
+    assert result['msg'] == 'No master node found (maybe not supported by backend).'
+    status, result, output = run(tmp_path, dict(data_file=str(path), force=True), '--diff')
+    assert status == 'SUCCESS', output
+    assert result['master'] == {'node': None, 'wave': None}
+    assert 'No master node found' in output        # shown as a warning
+    # --diff: each moved instance before the plan and after its last move
+    last = {m['instance']: m['new_primary'] for m in result['moves']}
+    assert '-p0 n1-0\n' in output and '+p0 %s\n' % last['p0'] in output
+
+
+def test_plan_given_back_is_returned_unchanged(tmp_path, cluster):
+    status, first, output = run(tmp_path, dict(data_file=cluster, full_evacuation=True))
+    assert status == 'SUCCESS', output
+    status, again, output = run(tmp_path, dict(data_file=cluster, plan=first['plan']))
+    assert status == 'SUCCESS', output
+    assert again['replanned'] is False
+    assert again['plan']['plan_id'] == first['plan']['plan_id']
+    assert again['report'] == first['report']
+    stale = tmp_path / 'changed.data'
+    stale.write_text(CLUSTER.replace('d2|512|', 'd2|1024|'))
+    status, result, output = run(tmp_path, dict(data_file=str(stale), plan=first['plan']))
+    assert status == 'FAILED!' and 'stale' in result['msg'], output
+
+
+def test_in_a_playbook_with_module_defaults(tmp_path, cluster):
+    playbook = tmp_path / 'reboot.yml'
+    playbook.write_text('\n'.join([
+        '- hosts: localhost', '  gather_facts: false',
+        '  module_defaults:', '    group/ganeti.htools.ganeti:',
+        '      data_file: %s' % cluster,
+        '  tasks:',
+        '    - ganeti.htools.ganeti_rolling_reboot:', '        group: g1',
+        '      register: reboot',
+        '    - ansible.builtin.assert:',
+        '        that: reboot.reboot_groups | length > 1', '']))
+    code, output, _stdout = run_playbook(tmp_path, str(playbook))
+    assert code == 0, output
