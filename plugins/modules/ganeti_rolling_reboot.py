@@ -324,20 +324,17 @@ plan:
       description: RV(reboot_groups), RV(waves), RV(master) and RV(report).
       type: dict
     digests:
-      description: Digest of each part of the plan, and of each move.
+      description:
+        - Digests of the parts above (each move on its own) and C(digest) over them,
+          plus C(signature) (an HMAC of C(digest)) when O(plan_signing_key) was given;
+          the same envelope as the plans of M(ganeti.htools.ganeti_balance).
       type: dict
-    digest:
-      description: Digest over all parts; what a signature signs.
-      type: str
-    signature:
-      description: HMAC of RV(plan.digest) with O(plan_signing_key), when one was given.
-      type: str
 replanned:
-  description: True when O(plan) was stale and a new plan was computed (O(replan_on_drift)).
+  description: Whether O(plan) had gone stale and was computed again (with O(replan_on_drift)).
   returned: when O(plan) was given
   type: bool
 drift:
-  description: What changed in the cluster since O(plan) was computed.
+  description: The cluster's changes since O(plan) was computed, one line each.
   returned: when O(plan) was given and is stale
   type: list
   elements: str
