@@ -4,12 +4,16 @@
 #   make test      the whole suite: pytest, integration (as root), ansible-test
 #                  sanity, ansible-lint, build
 #   make integration   tests against a real Ganeti 3.0.2 cluster (tests/lab), as root
+#   make vmlab     tests on a Ganeti cluster of QEMU VMs: real DRBD, LVM and
+#                  reboots (tests/vmlab), as root
 #
-# Sub-targets: venv deps hbal unit integration sanity lint build clean distclean.
+# Sub-targets: venv deps hbal unit integration vmlab sanity lint build clean distclean.
 # Only `hbal` (and so `test` and `unit`) may need root: it apt-installs
 # ganeti-htools-3.0 when the real hbal is missing.  `integration` needs root:
 # its lab (tests/lab/up.sh) apt-installs Ganeti and builds an isolated network
-# namespace; `make test` runs it only as root and says so otherwise.
+# namespace; `make test` runs it only as root and says so otherwise.  So does
+# `vmlab`: its lab (tests/vmlab/up.sh) apt-installs QEMU and debootstrap and
+# builds (or takes from its cache) a Debian image for the VMs.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -31,6 +35,7 @@ DIST_DIR := $(CURDIR)/dist
 
 PYTEST_ARGS ?=
 INTEGRATION_ARGS ?=
+VMLAB_ARGS ?=
 SANITY_ARGS ?=
 
 # Every ansible command run by make sees the collection through the symlink
@@ -44,14 +49,15 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
 
-.PHONY: help example test deps venv hbal link unit integration sanity lint build clean distclean
+.PHONY: help example test deps venv hbal link unit integration vmlab sanity lint build clean distclean
 
 help:
 	@echo "make example   plan a balance (check mode) of playbooks/files/example.data"
 	@echo "make test      whole suite (needs root once, to apt-install $(HTOOLS_DEB);"
 	@echo "               the integration tests run only as root)"
 	@echo "make integration  tests against a real Ganeti cluster in an isolated netns (root)"
-	@echo "sub-targets:   venv deps hbal unit integration sanity lint build clean distclean"
+	@echo "make vmlab     tests on a cluster of QEMU VMs: real DRBD, LVM, reboots (root)"
+	@echo "sub-targets:   venv deps hbal unit integration vmlab sanity lint build clean distclean"
 
 # ---------------------------------------------------------------- environment
 
@@ -114,8 +120,9 @@ test: deps
 	$(MAKE) --no-print-directory unit
 	@if [ "$$(id -u)" = 0 ]; then \
 	  $(MAKE) --no-print-directory integration; \
+	  $(MAKE) --no-print-directory vmlab; \
 	else \
-	  echo "== make test: integration tests NOT run (they need root: sudo make integration)"; \
+	  echo "== make test: integration and vm lab tests NOT run (they need root: sudo make integration vmlab)"; \
 	fi
 	$(MAKE) --no-print-directory sanity
 	$(MAKE) --no-print-directory lint
@@ -123,7 +130,7 @@ test: deps
 	@echo "== make test: all passed"
 
 unit: deps link
-	$(BIN)/pytest tests/ --ignore=tests/integration $(PYTEST_ARGS)
+	$(BIN)/pytest tests/ --ignore=tests/integration --ignore=tests/vmlab $(PYTEST_ARGS)
 
 # A real Ganeti 3.0.2 cluster (3 nodes, fake hypervisor) in an isolated network
 # namespace, reached over RAPI on 127.0.0.1 only: brought up once, torn down
@@ -134,6 +141,16 @@ integration: deps link
 	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \
 	fi
 	HTOOLS_REQUIRE_LAB=1 $(BIN)/pytest tests/integration $(INTEGRATION_ARGS)
+
+# A Ganeti cluster of 3 QEMU virtual machines (Debian's kernel: real DRBD, LVM
+# and reboots) in an isolated network namespace, reached on 127.0.0.1 only:
+# booted once, torn down at the end (tests/vmlab/up.sh, down.sh; see
+# tests/vmlab/conftest.py).  Fails instead of skipping when it cannot run here.
+vmlab: deps link
+	@if [ "$$(id -u)" != 0 ]; then \
+	  echo "error: the vm lab needs root (QEMU VMs in a network namespace)" >&2; exit 1; \
+	fi
+	HTOOLS_REQUIRE_VMLAB=1 $(BIN)/pytest tests/vmlab -m vmlab $(VMLAB_ARGS)
 
 # ansible-test needs the collection at .../ansible_collections/ganeti/htools:
 # copy the files git knows (tracked and untracked-but-not-ignored) there and

@@ -1,0 +1,282 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The vm lab (tests/vmlab/up.sh) as the tests see it.
+
+`VmLab` reads the facts up.sh wrote to $VMLAB_BASE/lab.env.  It talks to the
+cluster with its own few RAPI requests, runs commands on the master
+($BASE/gnt) and on single nodes ($BASE/ssh), runs the real hbal, and runs
+the collection only through the ansible CLI, never by importing it, so that
+the tests see what a user sees.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.parse
+
+import requests
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO_ROOT = os.path.dirname(os.path.dirname(HERE))
+COLLECTIONS_DIR = os.path.join(REPO_ROOT, '.cache', 'collections')
+HBAL = os.environ.get('HBAL', '/usr/lib/ganeti/3.0/usr/bin/hbal')
+LOCK_PREFIX = 'ganeti.htools:lock:'
+RESULT_RE = re.compile(r'^(\S+) \| (SUCCESS|CHANGED|FAILED!|UNREACHABLE!) => ', re.M)
+# hbal's last line when it has nothing to do
+BALANCED = ('No solution found', 'already well balanced')
+
+
+def settings():
+    """Namespace, base directory and port of the lab: up.sh's defaults."""
+    return {
+        'VMLAB_NS': os.environ.get('VMLAB_NS', 'htools-vmlab'),
+        'VMLAB_BASE': os.environ.get('VMLAB_BASE', '/tmp/htools-vmlab'),
+        'VMLAB_RAPI_PORT': os.environ.get('VMLAB_RAPI_PORT', '5190'),
+    }
+
+
+def read_env_file(path):
+    facts = {}
+    with open(path, encoding='utf-8') as handle:
+        for line in handle:
+            key, sep, value = line.strip().partition('=')
+            if sep and not key.startswith('#'):
+                facts[key] = value
+    return facts
+
+
+def wait_for(check, timeout, what, interval=3):
+    """Poll `check()` until it returns something true; that value is returned."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError('%s: still not the case after %ss' % (what, timeout))
+        time.sleep(interval)
+
+
+def verify_disks_clean(out):
+    """gnt-cluster verify-disks found nothing to do: no node it could not ask,
+    no missing volume, no degraded disk it had to activate."""
+    lowered = out.lower()
+    return 'no disks need to be activated.' in lowered and not any(
+        trouble in lowered for trouble in ('missing', 'error', 'activating', 'could not'))
+
+
+def node_number(name):
+    return int(name[len('node'):])
+
+
+DRBD_SHOW = re.compile(r'device\s+minor (\d+);\s*disk\s+"([^"]+)"')
+DRBD_LINE = re.compile(r'^\s*(\d+): cs:(\S+) ro:(\S+) ds:(\S+)')
+OOS = re.compile(r'\boos:(\d+)')
+
+
+def parse_proc_drbd(text):
+    """{minor: {'cs', 'ro', 'ds', 'oos'}} from DRBD 8.4's /proc/drbd (oos in KiB)."""
+    devices, current = {}, None
+    for line in text.splitlines():
+        match = DRBD_LINE.match(line)
+        if match:
+            current = {'cs': match.group(2), 'ro': match.group(3), 'ds': match.group(4), 'oos': 0}
+            devices[int(match.group(1))] = current
+            continue
+        match = OOS.search(line)
+        if match and current is not None:
+            current['oos'] = int(match.group(1))
+    return devices
+
+
+class VmLab:
+    """One running vm lab."""
+
+    def __init__(self, facts):
+        self.facts = facts
+        self.base = facts['VMLAB_BASE']
+        self.url = facts['VMLAB_RAPI_URL']
+        self.user = facts['VMLAB_RAPI_USER']
+        self.password = facts['VMLAB_RAPI_PASS']
+        self.ca = facts['VMLAB_CA']
+        self.inventory = facts['VMLAB_INVENTORY']
+        self.nodes_count = int(facts['VMLAB_NODES'])
+        self.session = requests.Session()
+        self.session.auth = (self.user, self.password)
+
+    # ------------------------------------------------------------------ RAPI
+    def get(self, path, **query):
+        response = self.session.get(self.url + path, params=query or None, verify=self.ca,
+                                    timeout=60)
+        assert response.status_code == 200, \
+            '%s: HTTP %s %s' % (path, response.status_code, response.text[:300])
+        return response.json()
+
+    def instances(self):
+        return {i['name']: i for i in self.get('/2/instances', bulk=1)}
+
+    def nodes(self):
+        return {n['name']: n for n in self.get('/2/nodes', bulk=1)}
+
+    def job(self, job_id):
+        return self.get('/2/jobs/%s' % job_id)
+
+    def layout(self, template='drbd'):
+        """{instance: (primary, secondary)} of the instances of `template`."""
+        return {name: (inst['pnode'], (inst['snodes'] or [None])[0])
+                for name, inst in self.instances().items() if inst['disk_template'] == template}
+
+    def master(self):
+        return self.get('/2/info')['master']
+
+    # ------------------------------------------------------------------ commands
+    def _run(self, cmd, timeout):
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+        assert proc.returncode == 0, '%s failed (%s):\n%s%s' % (
+            ' '.join(cmd), proc.returncode, proc.stdout, proc.stderr)
+        return proc.stdout + proc.stderr   # gnt-* --submit and hbal -p write to stderr
+
+    def gnt(self, *args, timeout=900):
+        """A command on the master (one argument: a shell command line)."""
+        return self._run([os.path.join(self.base, 'gnt')] + list(args), timeout)
+
+    def on(self, node, command, timeout=300):
+        """A shell command line on `node` (name or number)."""
+        number = node if isinstance(node, int) else node_number(node)
+        return self._run([os.path.join(self.base, 'ssh'), str(number), command], timeout)
+
+    def reachable(self, node):
+        number = node if isinstance(node, int) else node_number(node)
+        proc = subprocess.run([os.path.join(self.base, 'ssh'), str(number), 'true'],
+                              capture_output=True, timeout=60, check=False)
+        return proc.returncode == 0
+
+    def boot_id(self, node):
+        return self.on(node, 'cat /proc/sys/kernel/random/boot_id').strip()
+
+    def verify_disks(self):
+        return self.gnt('gnt-cluster', 'verify-disks')
+
+    def drbd(self, node):
+        return parse_proc_drbd(self.on(node, 'cat /proc/drbd'))
+
+    def data_volume(self, node, instance):
+        """The logical volume under disk 0 of a DRBD instance on `node`, found by
+        the tag Ganeti gives the volumes of an instance (no Ganeti job needed)."""
+        out = self.on(node, 'lvs --noheadings -o lv_path,lv_tags xenvg')
+        for line in out.splitlines():
+            fields = line.split()
+            if len(fields) == 2 and 'originstname+' + instance in fields[1].split(',') \
+                    and fields[0].endswith('.disk0_data'):
+                return fields[0]
+        raise AssertionError('no data volume of %s on %s:\n%s' % (instance, node, out))
+
+    def drbd_minor(self, node, instance):
+        """The DRBD minor of disk 0 of `instance` on `node`: the one whose
+        backing disk is the instance's data volume."""
+        volume = self.data_volume(node, instance)
+        show = self.on(node, 'drbdsetup show')
+        minors = [int(minor) for minor, disk in DRBD_SHOW.findall(show) if disk == volume]
+        assert len(minors) == 1, 'DRBD device of %s on %s:\n%s' % (instance, node, show)
+        return minors[0]
+
+    def clear_locks(self):
+        """Remove the collection's lock tags: a run that failed may leave one
+        behind, which would make the next run wait for it to expire."""
+        tags = [t for t in self.get('/2/tags') if t.startswith(LOCK_PREFIX)]
+        if tags:
+            self.gnt('gnt-cluster', 'remove-tags', *tags)
+
+    def restore_drbd_layout(self, primary='node1', secondary='node2'):
+        """Put every DRBD instance back on PRIMARY:SECONDARY (up.sh's unbalanced
+        layout) with migrations and secondary replacements; a no-op on a fresh
+        lab, needed when a reused lab was balanced before."""
+        for name in sorted(self.layout()):
+            for _ in range(4):
+                pnode, snode = self.layout()[name]
+                if (pnode, snode) == (primary, secondary):
+                    break
+                if pnode == primary:
+                    self.gnt('gnt-instance', 'replace-disks', '-n', secondary, name)
+                elif snode == primary:
+                    self.gnt('gnt-instance', 'migrate', '-f', name)
+                else:
+                    self.gnt('gnt-instance', 'replace-disks', '-n', primary, name)
+            assert self.layout()[name] == (primary, secondary), self.layout()[name]
+
+    def hbal(self, *args):
+        """The real hbal reading the cluster over RAPI.  Debian's RAPI wants
+        authentication even for reads; hbal has no credential option, but its
+        HTTP client takes them from the URL."""
+        parts = urllib.parse.urlsplit(self.url)
+        auth_url = '%s://%s:%s@%s' % (parts.scheme, urllib.parse.quote(self.user),
+                                      urllib.parse.quote(self.password), parts.netloc)
+        return self._run([HBAL, '-m', auth_url] + list(args), timeout=300)
+
+    # ------------------------------------------------------------------ ansible
+    def ansible_env(self):
+        """Environment for the ansible CLI: the collection from .cache/collections
+        (make link), results as JSON, credentials only through GANETI_RAPI_*."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(('GANETI_RAPI_', 'ANSIBLE_'))}
+        env.update(
+            ANSIBLE_COLLECTIONS_PATH=COLLECTIONS_DIR,
+            ANSIBLE_CALLBACK_RESULT_FORMAT='json',
+            ANSIBLE_NOCOLOR='1',
+            ANSIBLE_FORCE_COLOR='0',
+            ANSIBLE_LOCALHOST_WARNING='0',
+            ANSIBLE_INVENTORY_UNPARSED_WARNING='0',
+            ANSIBLE_DEPRECATION_WARNINGS='0',
+            ANSIBLE_HOST_KEY_CHECKING='1',
+            GANETI_RAPI_URL=self.url,
+            GANETI_RAPI_USER=self.user,
+            GANETI_RAPI_PASSWORD=self.password,
+            GANETI_RAPI_CA_PATH=self.ca,
+        )
+        return env
+
+    def start_ansible(self, cwd, host, module, args=None, check=False, inventory=None):
+        """Start an ad hoc `ansible HOST -m MODULE` run; finish it with `ansible_result`."""
+        cmd = [tool('ansible'), host, '-m', module]
+        if inventory:
+            cmd += ['-i', inventory]
+        else:   # the collection's modules run on the controller, in the venv's Python
+            cmd += ['-e', 'ansible_python_interpreter=%s' % sys.executable]
+        if args:
+            cmd += ['-a', json.dumps(args)]
+        if check:
+            cmd.append('--check')
+        return subprocess.Popen(cmd, cwd=str(cwd), env=self.ansible_env(), text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def run_module(self, cwd, module, args=None, check=False, timeout=3600):
+        """A module of the collection on localhost: (status, result, output)."""
+        proc = self.start_ansible(cwd, 'localhost', 'ganeti.htools.' + module, args, check)
+        return ansible_result(proc, timeout)
+
+
+def ansible_result(proc, timeout=3600):
+    """(status, result, output) of a finished ad hoc ansible run of one host."""
+    out, err = proc.communicate(timeout=timeout)
+    output = out + err
+    match = RESULT_RE.search(out)
+    assert match, 'no result in the ansible output:\n' + output
+    value, _end = json.JSONDecoder().raw_decode(out[match.end():])
+    return match.group(2).rstrip('!'), value, output
+
+
+def tool(name):
+    """The ansible CLI next to the running Python (the venv), else on PATH."""
+    candidate = os.path.join(os.path.dirname(sys.executable), name)
+    if os.access(candidate, os.X_OK):
+        return candidate
+    found = shutil.which(name)
+    if not found:
+        raise RuntimeError('%s is not installed (make deps)' % name)
+    return found
