@@ -130,7 +130,7 @@ test: deps
 	@echo "== make test: all passed"
 
 unit: deps link
-	$(BIN)/pytest tests/ --ignore=tests/integration --ignore=tests/vmlab $(PYTEST_ARGS)
+	$(BIN)/pytest tests/ -n auto --ignore=tests/integration --ignore=tests/vmlab $(PYTEST_ARGS)
 
 # A real Ganeti 3.0.2 cluster (3 nodes, fake hypervisor) in an isolated network
 # namespace, reached over RAPI on 127.0.0.1 only: brought up once, torn down

@@ -21,7 +21,8 @@ import pytest
 
 from kit.paths import COLLECTIONS_DIR
 
-RESULT_RE = re.compile(r'^localhost \| (SUCCESS|CHANGED|FAILED!) => ', re.M)
+# `HOST | STATUS => {json}`: localhost for the modules, inventory hosts in the vm lab
+RESULT_RE = re.compile(r'^\S+ \| (SUCCESS|CHANGED|FAILED!|UNREACHABLE!) => ', re.M)
 
 
 def tool(name, skip=True):

@@ -26,7 +26,8 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from vmkit import HERE, VmLab, read_env_file, settings  # noqa: E402  pylint: disable=wrong-import-position
+from kit.lab import read_env_file  # noqa: E402  pylint: disable=wrong-import-position
+from vmkit import HERE, VmLab, settings  # noqa: E402  pylint: disable=wrong-import-position
 
 NODES = 3
 LAB_DEFAULTS = {'VMLAB_DRBD': '6', 'VMLAB_PLAIN': '0'}

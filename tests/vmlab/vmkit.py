@@ -15,20 +15,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
-import sys
 import time
 import urllib.parse
 
 import requests
 
+from kit.ansible_cli import ansible_settings, parse_result
+from kit.lab import LOCK_PREFIX, tool
+from kit.paths import HBAL
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO_ROOT = os.path.dirname(os.path.dirname(HERE))
-COLLECTIONS_DIR = os.path.join(REPO_ROOT, '.cache', 'collections')
-HBAL = os.environ.get('HBAL', '/usr/lib/ganeti/3.0/usr/bin/hbal')
-LOCK_PREFIX = 'ganeti.htools:lock:'
-RESULT_RE = re.compile(r'^(\S+) \| (SUCCESS|CHANGED|FAILED!|UNREACHABLE!) => ', re.M)
 # hbal's last line when it has nothing to do
 BALANCED = ('No solution found', 'already well balanced')
 
@@ -40,16 +37,6 @@ def settings():
         'VMLAB_BASE': os.environ.get('VMLAB_BASE', '/tmp/htools-vmlab'),
         'VMLAB_RAPI_PORT': os.environ.get('VMLAB_RAPI_PORT', '5190'),
     }
-
-
-def read_env_file(path):
-    facts = {}
-    with open(path, encoding='utf-8') as handle:
-        for line in handle:
-            key, sep, value = line.strip().partition('=')
-            if sep and not key.startswith('#'):
-                facts[key] = value
-    return facts
 
 
 def wait_for(check, timeout, what, interval=3):
@@ -199,7 +186,7 @@ class VmLab:
         layout) with migrations and secondary replacements; a no-op on a fresh
         lab, needed when a reused lab was balanced before."""
         for name in sorted(self.layout()):
-            for _ in range(4):
+            for _attempt in range(4):
                 pnode, snode = self.layout()[name]
                 if (pnode, snode) == (primary, secondary):
                     break
@@ -221,24 +208,20 @@ class VmLab:
         return self._run([HBAL, '-m', auth_url] + list(args), timeout=300)
 
     # ------------------------------------------------------------------ ansible
-    def ansible_env(self):
+    def ansible_env(self, inventory=None):
         """Environment for the ansible CLI: the collection from .cache/collections
         (make link), results as JSON, credentials only through GANETI_RAPI_*."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(('GANETI_RAPI_', 'ANSIBLE_'))}
+        env.update(ansible_settings())
         env.update(
-            ANSIBLE_COLLECTIONS_PATH=COLLECTIONS_DIR,
-            ANSIBLE_CALLBACK_RESULT_FORMAT='json',
-            ANSIBLE_NOCOLOR='1',
-            ANSIBLE_FORCE_COLOR='0',
-            ANSIBLE_LOCALHOST_WARNING='0',
-            ANSIBLE_INVENTORY_UNPARSED_WARNING='0',
-            ANSIBLE_DEPRECATION_WARNINGS='0',
             ANSIBLE_HOST_KEY_CHECKING='1',
             GANETI_RAPI_URL=self.url,
             GANETI_RAPI_USER=self.user,
             GANETI_RAPI_PASSWORD=self.password,
             GANETI_RAPI_CA_PATH=self.ca,
         )
+        if inventory:   # the nodes' own Python, not the venv's
+            del env['ANSIBLE_PYTHON_INTERPRETER']
         return env
 
     def start_ansible(self, cwd, host, module, args=None, check=False, inventory=None):
@@ -246,13 +229,11 @@ class VmLab:
         cmd = [tool('ansible'), host, '-m', module]
         if inventory:
             cmd += ['-i', inventory]
-        else:   # the collection's modules run on the controller, in the venv's Python
-            cmd += ['-e', 'ansible_python_interpreter=%s' % sys.executable]
         if args:
             cmd += ['-a', json.dumps(args)]
         if check:
             cmd.append('--check')
-        return subprocess.Popen(cmd, cwd=str(cwd), env=self.ansible_env(), text=True,
+        return subprocess.Popen(cmd, cwd=str(cwd), env=self.ansible_env(inventory), text=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def run_module(self, cwd, module, args=None, check=False, timeout=3600):
@@ -265,18 +246,5 @@ def ansible_result(proc, timeout=3600):
     """(status, result, output) of a finished ad hoc ansible run of one host."""
     out, err = proc.communicate(timeout=timeout)
     output = out + err
-    match = RESULT_RE.search(out)
-    assert match, 'no result in the ansible output:\n' + output
-    value, _end = json.JSONDecoder().raw_decode(out[match.end():])
-    return match.group(2).rstrip('!'), value, output
-
-
-def tool(name):
-    """The ansible CLI next to the running Python (the venv), else on PATH."""
-    candidate = os.path.join(os.path.dirname(sys.executable), name)
-    if os.access(candidate, os.X_OK):
-        return candidate
-    found = shutil.which(name)
-    if not found:
-        raise RuntimeError('%s is not installed (make deps)' % name)
-    return found
+    status, value = parse_result(out, output)
+    return status.rstrip('!'), value, output
