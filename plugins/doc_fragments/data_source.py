@@ -9,7 +9,8 @@ from __future__ import annotations
 class ModuleDocFragment(object):
     """Options shared by every module that loads a Ganeti cluster model."""
 
-    # Use as: extends_documentation_fragment: [ganeti.htools.data_source]
+    # Use as: extends_documentation_fragment: [ganeti.htools.data_source]; modules
+    # that model the cluster as hbal does also take ganeti.htools.data_source.model
     DOCUMENTATION = r'''
 options:
   data_file:
@@ -27,6 +28,17 @@ options:
       - Without O(data_file), the module reads the live cluster over RAPI
         (O(rapi_url)).
     type: path
+notes:
+  - The cluster data is read on the host that runs the module, usually the
+    Ansible controller (a play on C(localhost), or C(delegate_to=localhost)).
+  - The model and the score follow Ganeti htools 3.0 (C(hbal)).
+requirements:
+  - numpy (Python library, on the host that runs the module)
+'''
+
+    # How the loaded cluster is modelled, like hbal's -U/-G/-O/--exclusion-tags.
+    MODEL = r'''
+options:
   util_file:
     description:
       - Dynamic utilisation data for the instances, like C(hbal -U).
@@ -68,10 +80,4 @@ options:
         C(mem_load_cv), C(disk_load_cv) and C(net_load_cv) metrics.
     type: bool
     default: false
-notes:
-  - The cluster data is read on the host that runs the module, usually the
-    Ansible controller (a play on C(localhost), or C(delegate_to=localhost)).
-  - The model and the score follow Ganeti htools 3.0 (C(hbal)).
-requirements:
-  - numpy (Python library, on the host that runs the module)
 '''

@@ -30,6 +30,7 @@ author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
   - ganeti.htools.data_source
+  - ganeti.htools.data_source.model
   - ganeti.htools.balance_options
   - ganeti.htools.rapi
   - ganeti.htools.plans
@@ -313,13 +314,20 @@ plan:
     format:
       description: Plan format identifier.
       type: str
-      sample: ganeti.htools/balance-plan/2
+      sample: ganeti.htools/balance-plan/3
     plan_id:
       description: Unique id; every job the plan submits carries C(ganeti.htools:PLAN_ID) in its reason trail.
       type: str
     fingerprint:
       description: Hash of the cluster state the plan was computed from.
       type: str
+    state:
+      description:
+        - The cluster state the plan was computed from, packed - C(encoding)
+          (C(json+zlib+base64)), C(nodes) and C(instances) (how many it covers) and
+          C(data); used to name what changed when the plan has gone stale, and to
+          resume an interrupted run.
+      type: dict
     moves:
       description: The moves, as in RV(moves), with their opcodes.
       type: list

@@ -24,6 +24,7 @@ author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
   - ganeti.htools.data_source
+  - ganeti.htools.data_source.model
   - ganeti.htools.rapi
 attributes:
   check_mode:

@@ -36,6 +36,7 @@ author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
   - ganeti.htools.data_source
+  - ganeti.htools.data_source.model
   - ganeti.htools.rapi
   - ganeti.htools.plans
 options:
@@ -302,7 +303,7 @@ plan:
     format:
       description: Plan format identifier.
       type: str
-      sample: ganeti.htools/rolling-reboot-plan/2
+      sample: ganeti.htools/rolling-reboot-plan/3
     plan_id:
       description: Unique id of the plan.
       type: str

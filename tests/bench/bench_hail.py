@@ -5,15 +5,16 @@
 For every size N it generates a DRBD cluster (tests/bench/gen_drbd.py: 20
 instances per node), writes it as an IAllocator node-evacuate request for
 the most loaded node (most primaries + secondaries; mode all, every
-instance on it, cluster order), then runs `hail FILE` and our planner
-(`iallocator_result`, in a separate process: import, load, prepare, plan)
-and checks that the answers are identical.  "ours s" is the whole process
-(Python start, imports, load, plan, print); "plan s" / "plan cpu" the
-planning alone, wall clock and CPU time (CPU time does not count waiting for
-a busy machine).  hail's answers can be cached
-(--cache DIR): at 160 nodes it needs minutes.
+instance on it, cluster order), then runs, in the same run, `hail FILE`, our
+planner (`iallocator_result`, in a separate process: import, load, prepare,
+plan) and the module (`ansible localhost -m ganeti.htools.ganeti_evacuate_group
+-a data_file=FILE --check`), and checks that all three answers are identical.
+"ours s" is the planner's whole process (Python start, imports, load, plan,
+print); "plan s" / "plan cpu" the planning alone, wall clock and CPU time
+(CPU time does not count waiting for a busy machine); "ansible s" the whole
+ansible run.  The ratios are hail's time over ours and over ansible's.
 
-    python tests/bench/bench_hail.py --sizes 40,80,160 --cache /tmp/hail-bench
+    python tests/bench/bench_hail.py --sizes 40,80,160
 
 This is a measurement script, not a test: nothing here is timed by pytest.
 """
@@ -34,6 +35,7 @@ sys.path.insert(0, TESTS)      # the kit
 
 from gen_drbd import generate  # noqa: E402
 from kit.backend_docs import model_to_ialloc  # noqa: E402
+from kit.ansible_cli import ansible_env, parse_result, tool  # noqa: E402
 from kit.paths import COLLECTIONS_DIR, HAIL  # noqa: E402
 
 OURS = r"""
@@ -81,44 +83,51 @@ def timed(argv):
     return time.time() - start, proc
 
 
+def through_ansible(path, work):
+    """(seconds, iallocator_result or the failure) of the module in check mode."""
+    argv = [tool("ansible", skip=False), "localhost", "-m", "ganeti.htools.ganeti_evacuate_group",
+            "-a", json.dumps({"data_file": path}), "--check"]
+    start = time.time()
+    proc = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=work,
+                          env=ansible_env())
+    took = time.time() - start
+    _status, result = parse_result(proc.stdout, proc.stdout + proc.stderr)
+    return took, result.get("iallocator_result", result.get("msg"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
     parser.add_argument("--sizes", default="40,80,160")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--cache", help="directory keeping requests and hail's answers")
+    parser.add_argument("--work", help="directory for the requests (default: a new temporary one)")
     args = parser.parse_args()
     sys.path.insert(0, COLLECTIONS_DIR)
-    work = args.cache or tempfile.mkdtemp(prefix="hail-bench-")
+    work = args.work or tempfile.mkdtemp(prefix="hail-bench-")
     os.makedirs(work, exist_ok=True)
     script = os.path.join(work, "ours.py")
     with open(script, "w", encoding="utf-8") as handle:
         handle.write(OURS % {"coll": COLLECTIONS_DIR})
-    print("%6s %6s %-19s %5s | %9s | %9s %9s %9s | %8s %s"
-          % ("nodes", "insts", "node", "evac", "hail s", "ours s", "plan s", "plan cpu", "ratio",
-             "answer"))
+    print("%6s %6s %-19s %5s | %9s | %9s %9s %9s | %9s | %8s %8s %s"
+          % ("nodes", "insts", "node", "evac", "hail s", "ours s", "plan s", "plan cpu",
+             "ansible s", "ratio", "ansible", "answers"))
     for size in [int(x) for x in args.sizes.split(",") if x]:
         path = os.path.join(work, "evac-%d-s%d.json" % (size, args.seed))
         doc, node, count = request_for(size, args.seed)
         with open(path, "w", encoding="utf-8") as handle:
             json.dump(doc, handle)
-        cached = path + ".hail"
-        if os.path.exists(cached):
-            with open(cached, encoding="utf-8") as handle:
-                hail_wall, hail_out = json.load(handle)
-        else:
-            hail_wall, proc = timed([HAIL, path])
-            hail_out = proc.stdout
-            with open(cached, "w", encoding="utf-8") as handle:
-                json.dump([hail_wall, hail_out], handle)
+        hail_wall, proc = timed([HAIL, path])
+        expected = json.loads(proc.stdout)
         ours_wall, proc = timed([sys.executable, script, path])
         if proc.returncode != 0:
             print(proc.stderr)
             continue
         plan_s, plan_cpu = [float(x) for x in proc.stderr.split()[-2:]]
-        verdict = "identical" if json.loads(proc.stdout) == json.loads(hail_out) else "DIFFERENT"
-        print("%6d %6d %-19s %5d | %9.2f | %9.3f %9.3f %9.3f | %7.1fx %s"
+        ansible_wall, module_answer = through_ansible(path, work)
+        same = json.loads(proc.stdout) == expected and module_answer == expected
+        print("%6d %6d %-19s %5d | %9.2f | %9.3f %9.3f %9.3f | %9.3f | %7.1fx %7.1fx %s"
               % (size, size * 20, node, count, hail_wall, ours_wall, plan_s, plan_cpu,
-                 hail_wall / ours_wall, verdict))
+                 ansible_wall, hail_wall / ours_wall, hail_wall / ansible_wall,
+                 "identical" if same else "DIFFERENT"))
         sys.stdout.flush()
 
 

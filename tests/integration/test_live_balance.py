@@ -11,6 +11,8 @@ import threading
 
 from kit.paths import REPO_ROOT
 
+from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import plan_state
+
 PLAYBOOK = os.path.join(REPO_ROOT, 'playbooks', 'balance_live.yml')
 DONE = ('No solution found', 'already well balanced')
 
@@ -132,7 +134,7 @@ def test_a_stale_plan_is_refused_and_replanned_on_request(fresh, tmp_path):
     assert any(bystander in line for line in result['drift'])
     fresh_plan = result['plan']
     assert fresh_plan['plan_id'] != plan['plan_id']
-    assert fresh_plan['state']['instances'][bystander][0] == 'node3'
+    assert plan_state(fresh_plan)['instances'][bystander][0] == 'node3'
     execution = result['execution']
     assert execution['succeeded'] == [m['index'] for m in fresh_plan['moves']]
     assert not execution['failed'] and not execution['unknown']

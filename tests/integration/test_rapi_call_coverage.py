@@ -20,6 +20,7 @@ EXPECTED = [
     ('GET', r'/version', None),
     ('GET', r'/2/info', None),
     ('GET', r'/2/nodes', 'bulk=1'),
+    ('GET', r'/2/nodes/[^/]+', None),
     ('GET', r'/2/instances', 'bulk=1'),
     ('GET', r'/2/groups', 'bulk=1'),
     ('GET', r'/2/tags', None),
@@ -30,6 +31,9 @@ EXPECTED = [
     ('PUT', r'/2/instances/[^/]+/failover', 'reason='),
     ('POST', r'/2/instances/[^/]+/replace-disks', 'reason='),
     ('PUT', r'/2/nodes/[^/]+/role', 'force=1'),
+    ('POST', r'/2/nodes/[^/]+/modify', 'reason='),
+    ('PUT', r'/2/nodes/[^/]+/tags', 'tag='),
+    ('DELETE', r'/2/nodes/[^/]+/tags', 'tag='),
     ('PUT', r'/2/tags', 'tag='),
     ('DELETE', r'/2/tags', 'tag='),
 ]
@@ -44,6 +48,8 @@ PROVIDERS = (
     'test_failover_and_wait_job',
     'test_replace_disks_refusal_surfaces_as_job_failed',
     'test_a_lost_submission_answer_is_recovered_without_resubmitting',
+    'test_evacuating_a_node_drains_it_and_empties_it',
+    'test_drain_tag_undrain_and_wait_for_the_node',
 )
 
 

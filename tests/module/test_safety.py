@@ -20,7 +20,7 @@ def test_a_plan_with_a_retargeted_move_is_refused(tmp_path):
                                        'data_file=%s' % EXAMPLE)
     assert status == 'CHANGED', output
     plan = fresh['plan']
-    nodes = sorted(plan['state']['nodes'])
+    nodes = sorted({m['old_primary'] for m in plan['moves']} | {m['new_primary'] for m in plan['moves']})
     move = next(m for m in plan['moves'] if any(op.get('remote_node') for op in m['opcodes']))
     for op in move['opcodes']:
         if op.get('remote_node'):

@@ -22,10 +22,15 @@ OPCODES = {
     'replace_and_failover': [REPLACE, MIGRATE],
     'replace_primary': [MIGRATE, REPLACE, MIGRATE],
 }
-# 6 DRBD instances on node1:node2 of 3 otherwise empty nodes: hbal 3.0.2
-# plans one move of each type for them, every type a DRBD cluster can produce.
-# (Other instances on node1 change that: 1 or 2 plain ones leave out f or r.)
-EXPECTED_TYPES = set(OPCODES)
+# k DRBD instances on node1:node2 of 3 otherwise empty nodes: the move types
+# hbal 3.0.2 plans for them.  6 give every type a DRBD cluster can produce (the
+# issue's bar, by hand); CI boots 4 (conftest.py), which give the compound
+# moves - f and r run inside them - in half the time.  (Other instances on
+# node1 change the plan: 1 or 2 plain ones leave out f or r.)
+EXPECTED_TYPES = {
+    4: {'replace_primary', 'failover_and_replace', 'replace_and_failover'},
+    6: set(OPCODES),
+}
 
 
 def _opcodes_run(lab, job_ids):
@@ -43,8 +48,9 @@ def _check_plan(lab, plan, layout):
     types = {move['move'] for move in plan['moves']}
     assert 'replace_secondary' in types, plan['moves']
     assert types & {'failover_and_replace', 'replace_and_failover', 'replace_primary'}
-    if len(layout) == 6 and len(lab.instances()) == 6 and len(lab.nodes()) == 3:
-        assert types == EXPECTED_TYPES, sorted(types)
+    if len(layout) in EXPECTED_TYPES and len(lab.instances()) == len(layout) \
+            and len(lab.nodes()) == 3:
+        assert types == EXPECTED_TYPES[len(layout)], sorted(types)
     for move in plan['moves']:
         assert move['instance'] in layout
         if move['move'] != 'failover':

@@ -19,6 +19,7 @@ def load_data_file(path):
         return load_rapi_dir(path), "rapi"
     text = read_text(path, "data file")
     if text.lstrip().startswith("{"):
-        data, _request = load_ialloc_text(text, source=path)
+        data, request = load_ialloc_text(text, source=path)
+        data.request = request
         return data, "iallocator"
     return load_text(text, source=path), "text"

@@ -6,7 +6,10 @@
 One envelope serves every planner.  A plan document carries:
 - what identifies it: `format` (kind and version), `kind`, `plan_id`, `created`, `cluster`;
 - what it was computed from: the planner `options` and the cluster `state`
-  with its `fingerprint`, so that a plan whose cluster changed is refused;
+  with its `fingerprint`, so that a plan whose cluster changed is refused.
+  The state is packed (compressed JSON in one string, with its node and
+  instance counts): nobody reviews it line by line, and a 20 000-instance
+  state as nested data costs Ansible seconds to pass around;
 - what execution needs: `moves` (each with its opcodes) and `jobsets`;
 - what the planner reported: `report` (scores, tables, commands...), so that
   a plan given back yields the same result fields as a fresh one;
@@ -19,16 +22,20 @@ One envelope serves every planner.  A plan document carries:
 
 from __future__ import annotations
 
+import base64
+import binascii
 import datetime
 import hashlib
 import hmac
 import json
 import uuid
+import zlib
 
 from ..errors import HtoolsError
 from .snapshot import fingerprint
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+STATE_ENCODING = "json+zlib+base64"
 # Parts of a planning report that the envelope holds at its top level.
 _EXECUTION_KEYS = ("moves", "jobsets")
 # Parts of a planning report that describe the data, not the plan.
@@ -64,6 +71,30 @@ def _signature(digest, key):
                                      hashlib.sha256).hexdigest()
 
 
+def pack_state(state):
+    """The cluster state as a plan carries it."""
+    blob = json.dumps(state, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    return {"encoding": STATE_ENCODING, "nodes": len(state.get("nodes", {})),
+            "instances": len(state.get("instances", {})),
+            "data": base64.b64encode(zlib.compress(blob, 6)).decode("ascii")}
+
+
+def plan_state(doc):
+    """The cluster state a plan was computed from (a fresh copy)."""
+    packed = doc.get("state")
+    if not isinstance(packed, dict) or packed.get("encoding") != STATE_ENCODING \
+            or not isinstance(packed.get("data"), str):
+        raise PlanError("malformed plan: state must be a packed state (encoding %s)"
+                        % STATE_ENCODING)
+    try:
+        state = json.loads(zlib.decompress(base64.b64decode(packed["data"], validate=True)))
+    except (ValueError, binascii.Error, zlib.error) as err:
+        raise PlanError("malformed plan: state.data cannot be unpacked: %s" % err) from None
+    if not isinstance(state, dict):
+        raise PlanError("malformed plan: state.data must hold a mapping")
+    return state
+
+
 def make_plan(kind, report, state, options, cluster=None, signing_key=None):
     """The plan document of a planning report (signed when a key is given)."""
     doc = {
@@ -74,7 +105,7 @@ def make_plan(kind, report, state, options, cluster=None, signing_key=None):
         "cluster": cluster,
         "options": options,
         "fingerprint": fingerprint(state),
-        "state": state,
+        "state": pack_state(state),
         "moves": report["moves"],
         "jobsets": report["jobsets"],
         "report": {k: v for k, v in report.items() if k not in _EXECUTION_KEYS + _DATA_KEYS},
@@ -163,6 +194,7 @@ def _check_shape(doc, module):
         listed.extend(jobset)
     if sorted(listed) != sorted(indices) or len(listed) != len(set(listed)):
         raise PlanError("the plan's jobsets do not list each move exactly once")
+    plan_state(doc)         # unpacks, or names what is wrong with it
 
 
 def _check_digests(doc):
@@ -187,5 +219,5 @@ def _check_digests(doc):
         raise PlanError("the plan was modified after it was computed: it no longer matches "
                         "its digest in: %s. Nothing was executed; compute and approve a new "
                         "plan" % ", ".join(edited))
-    if fingerprint(doc["state"]) != doc["fingerprint"]:
+    if fingerprint(plan_state(doc)) != doc["fingerprint"]:
         raise PlanError("the plan was modified: its state no longer matches its fingerprint")

@@ -190,8 +190,11 @@ class RapiClient:
             return found
         return _job_id(job_id, method, path)
 
+    def jobs(self):
+        return self.get("/2/jobs", {"bulk": 1})
+
     def _find_job_by_reason(self, reason):
-        jobs = self.get("/2/jobs", {"bulk": 1})
+        jobs = self.jobs()
         for job in jobs or []:
             for op in job.get("ops") or []:
                 for entry in (op or {}).get("reason") or []:
@@ -223,6 +226,9 @@ class RapiClient:
 
     def instances(self):
         return self.get("/2/instances", {"bulk": 1})
+
+    def node(self, name):
+        return self.get("/2/nodes/%s" % name)
 
     def groups(self):
         return self.get("/2/groups", {"bulk": 1})
@@ -262,6 +268,18 @@ class RapiClient:
     def set_node_role(self, node, role, force=False, reason=None):
         return self.submit("PUT", "/2/nodes/%s/role" % node, role,
                            query={"force": int(bool(force))}, reason=reason)
+
+    def modify_node(self, node, reason=None, **fields):
+        """OpNodeSetParams fields (drained, offline, master_candidate, auto_promote...)."""
+        return self.submit("POST", "/2/nodes/%s/modify" % node, fields, reason=reason)
+
+    def add_node_tags(self, node, tags, reason=None):
+        return self.submit("PUT", "/2/nodes/%s/tags" % node, query={"tag": list(tags)},
+                           reason=reason)
+
+    def delete_node_tags(self, node, tags, reason=None):
+        return self.submit("DELETE", "/2/nodes/%s/tags" % node, query={"tag": list(tags)},
+                           reason=reason)
 
     def add_cluster_tags(self, tags, reason=None):
         return self.submit("PUT", "/2/tags", query={"tag": list(tags)}, reason=reason)

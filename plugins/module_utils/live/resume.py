@@ -12,8 +12,7 @@ Any other difference is real drift, and the plan is refused as stale.
 
 from __future__ import annotations
 
-import copy
-
+from .plans import plan_state
 from .snapshot import drift, fingerprint
 
 # Instance fields a move changes: where it runs, and its serial number.
@@ -58,9 +57,29 @@ def _instance_progress(moves, current):
     return done
 
 
+def _drained(expected, now, names):
+    """The plan drains `names` before its moves: that is no drift.  Draining
+    demotes a master candidate and Ganeti may promote another node, so the
+    candidate flags and node serial numbers of every node follow `now`."""
+    fields = expected.get("fields", {}).get("nodes", [])
+    if not names or "drained" not in fields:
+        return
+    drained = fields.index("drained")
+    follow = [fields.index(f) for f in ("master_candidate", "serial_no") if f in fields]
+    for name, values in expected.get("nodes", {}).items():
+        current = now.get("nodes", {}).get(name)
+        if current is None or len(current) != len(values):
+            continue
+        if name in names:
+            values[drained] = True
+        for pos in follow:
+            values[pos] = current[pos]
+
+
 def progress(plan, now):
     """({move index: opcodes done}, unexplained drift lines) of `plan` on state `now`."""
-    expected = copy.deepcopy(plan["state"])
+    expected = plan_state(plan)
+    _drained(expected, now, set(plan["report"].get("drain_nodes") or ()))
     labels = expected.get("fields", {}).get("instances", [])
     moved_fields = [labels.index(f) for f in _MOVED_FIELDS if f in labels]
     by_instance = {}

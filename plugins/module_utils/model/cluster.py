@@ -20,6 +20,7 @@ class ClusterData:
         self.warnings = []
         self.suffix = ""
         self.source = None      # where the data came from, for messages
+        self.request = None     # an IAllocator file's request (what hail would answer)
 
     def group_by_name_or_uuid(self, key):
         for group in self.groups:

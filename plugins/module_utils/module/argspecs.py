@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Every module option, declared once; a module picks the groups it takes.
 
-Each group matches one doc fragment: data_source, rapi, balance_options,
-execution.  Numeric options are declared as option tables (type, default,
+Each group matches one doc fragment: data_file (data_source), data_source
+(data_source and data_source.model), rapi, balance_options, plans, execution.  Numeric options are declared as option tables (type, default,
 valid range), so the same declaration builds the spec and checks the values.
 """
 
@@ -43,10 +43,15 @@ EXECUTION_OPTIONS = PLAN_OPTIONS + (
 CHECKED_OPTIONS = RAPI_OPTIONS + EXECUTION_OPTIONS + ALGORITHM_OPTIONS
 
 
+def data_file():
+    """Where the cluster comes from: a file, else RAPI (with rapi())."""
+    return dict(data_file=dict(type="path"))
+
+
 def data_source():
-    """Where the cluster comes from and how it is read (hbal -t/-U/-G/-O...)."""
+    """Where the cluster comes from and how it is modelled (hbal -t/-U/-G/-O...)."""
     return dict(
-        data_file=dict(type="path"),
+        data_file(),
         util_file=dict(type="path"),
         group=dict(type="str"),
         offline_nodes=dict(type="list", elements="str", default=[]),

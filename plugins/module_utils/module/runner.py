@@ -19,10 +19,10 @@ from ..errors import HtoolsError
 from ..options import validate
 from ..live.executor import ExecutionError, execute_plan
 from ..live.lock import ClusterLock
-from ..live.plans import check_plan, make_plan, plan_result
+from ..live.plans import check_plan, make_plan, plan_result, plan_state
 from ..live.resume import progress
 from ..live.snapshot import Snapshot, drift, fingerprint, model_state
-from ..live.source import read_cluster, unreadable, url_credentials
+from ..live.source import client_from_params, read_cluster, unreadable, url_credentials
 from ..report.diff import placement_diff
 from .argspecs import CHECKED_OPTIONS
 
@@ -32,8 +32,9 @@ _PATH_OPTIONS = ("data_file", "util_file")
 class HtoolsModule:
     """An AnsibleModule with the collection's checks, loading and plan handling."""
 
-    def __init__(self, argument_spec, needs=()):
-        self.ansible = AnsibleModule(argument_spec=argument_spec, supports_check_mode=True)
+    def __init__(self, argument_spec, needs=(), **module_options):
+        self.ansible = AnsibleModule(argument_spec=argument_spec, supports_check_mode=True,
+                                     **module_options)
         self.params = self.ansible.params
         self._refuse_url_credentials()
         live = not self.params.get("data_file")
@@ -73,6 +74,13 @@ class HtoolsModule:
         result["data_warnings"] = data_warnings
         return result
 
+    def client(self):
+        """A RAPI client for the module's connection options (live-only modules)."""
+        try:
+            return client_from_params(self.params)
+        except HtoolsError as err:
+            self.fail(err)
+
     def _read(self):
         try:
             return read_cluster(self.params)
@@ -96,7 +104,7 @@ class HtoolsModule:
         """Plan (or take the plan given back), then execute it unless in check mode."""
         params = self.params
         if planner.executes and params["data_file"] and not self.ansible.check_mode:
-            self.fail("Executing a %s plan needs a live cluster reached over RAPI (rapi_url); "
+            self.fail("Executing the %s plan needs a live cluster reached over RAPI (rapi_url); "
                       "with data_file the plan can only be computed in check mode (--check or "
                       "check_mode: true)" % planner.kind)
         data, snapshot, client = self._read()
@@ -118,9 +126,13 @@ class HtoolsModule:
         if not planner.executes:
             result["changed"] = False       # a plan for others to execute; nothing ran
             self.ansible.exit_json(**result)
-        if self.ansible.check_mode or not plan["moves"]:
+        drains = _pending_drains(plan, state)
+        if self.ansible.check_mode or not (plan["moves"] or drains):
             self.ansible.exit_json(**result)
-        self._execute(client, plan, state, result)
+        refusal = planner.refuse(plan["report"], params)
+        if refusal:
+            self.fail(refusal, **result)
+        self._execute(client, plan, state, result, drains)
 
     def _fresh_plan(self, planner, data, state, cluster, options, save_state=None, **extra):
         report = self._warn_data(dict(planner.compute(data, options, save_state)))
@@ -134,12 +146,12 @@ class HtoolsModule:
         if fingerprint(state) == given["fingerprint"]:
             return self._result(given, replanned=False)
         done, unexplained = progress(given, state)
-        if not unexplained and any(done.values()):
+        if not unexplained:
             # An earlier run of this plan stopped part-way: continue it.
             self._refuse_running_jobs(client, given)
             self._progress = done
             return self._result(given, replanned=False, resumed=_resume_summary(given, done))
-        changes = drift(given["state"], state)
+        changes = drift(plan_state(given), state)
         if not self.params["replan_on_drift"]:
             self.fail("the plan is stale: the cluster changed since it was computed; nothing "
                       "was executed", drift=changes, replanned=False, plan=given)
@@ -162,8 +174,9 @@ class HtoolsModule:
             result["diff"] = placement_diff(result)
         return result
 
-    def _execute(self, client, plan, state, result):
-        """Lock, re-check the cluster is still in `state`, run the plan, unlock; exits."""
+    def _execute(self, client, plan, state, result, drains=()):
+        """Lock, re-check the cluster is still in `state`, drain the nodes the plan
+        drains, run the plan, unlock; exits."""
         params = self.params
         reason = "ganeti.htools:%s" % plan["plan_id"]
         lock = ClusterLock(client, ttl=params["lock_ttl"], reason=reason,
@@ -179,6 +192,7 @@ class HtoolsModule:
                 failure = dict(msg="the cluster changed while the run was starting; nothing "
                                    "was executed", drift=drift(state, now))
             else:
+                self._drain(client, drains, reason, result)
                 report = execute_plan(client, plan, reason, max_parallel=params["max_parallel"],
                                       max_duration=params["max_duration"],
                                       job_timeout=params["move_timeout"],
@@ -191,12 +205,29 @@ class HtoolsModule:
         finally:
             self._release(lock)
         if report is not None:
-            result["changed"] = bool(report["succeeded"]) or bool(report["unknown"])
+            result["changed"] = bool(report["succeeded"] or report["unknown"]
+                                     or result.get("drained"))
             result["execution"] = report
         if failure:
             result.update(failure)
             self.ansible.fail_json(**result)
         self.ansible.exit_json(**result)
+
+    def _drain(self, client, nodes, reason, result):
+        """Drain `nodes`, one job each, before any move: nothing lands on them meanwhile."""
+        result["drained"] = []
+        for node in nodes:
+            try:
+                # a drained node is no master candidate: let Ganeti promote
+                # another one rather than refuse when candidates run short
+                job = client.modify_node(node, drained=True, auto_promote=True,
+                                         reason="%s:drain" % reason)
+                client.wait_job(job, timeout=self.params["job_timeout"])
+            except HtoolsError as err:
+                raise HtoolsError("draining %s failed, no instance was moved: %s"
+                                  % (node, to_native(err))) from None
+            result["drained"].append(node)
+            result["changed"] = True
 
     def _release(self, lock):
         tag = lock.tag      # release() forgets it before trying
@@ -207,6 +238,17 @@ class HtoolsModule:
                 "could not release the cluster lock %s: %s; it expires by itself after "
                 "lock_ttl, or remove that cluster tag once this run is known to be over"
                 % (tag, to_native(err)))
+
+
+def _pending_drains(plan, state):
+    """The nodes the plan drains that are not drained yet (in plan order)."""
+    fields = state.get("fields", {}).get("nodes", [])
+    if "drained" not in fields:
+        return []
+    pos = fields.index("drained")
+    nodes = state.get("nodes", {})
+    return [name for name in plan["report"].get("drain_nodes") or ()
+            if name in nodes and not nodes[name][pos]]
 
 
 def _resume_summary(plan, done):

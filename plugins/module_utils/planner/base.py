@@ -17,12 +17,15 @@ class Planner:
               data; the report holds `moves` and `jobsets` besides what it describes
     executes: whether the module runs the plan outside check mode; a planner
               whose plans others execute (the roller's waves) returns them only
+    refuse:   refuse(report, params) -> why this plan must not be executed, or
+              None (checked before the lock is taken, also for a plan given back)
     """
 
-    def __init__(self, kind, module, options, needs, compute, executes=True):
+    def __init__(self, kind, module, options, needs, compute, executes=True, refuse=None):
         self.kind = kind
         self.module = module
         self.options = tuple(options)
         self.needs = tuple(needs)
         self.compute = compute
         self.executes = executes
+        self.refuse = refuse or (lambda report, params: None)

@@ -6,18 +6,18 @@
 from __future__ import annotations
 
 
-def _placement(inst):
-    if inst["snode"]:
-        return "%s:%s" % (inst["pnode"], inst["snode"])
-    return inst["pnode"]
+def _placement(primary, secondary):
+    return "%s:%s" % (primary, secondary) if secondary else primary
 
 
 def placement_diff(result):
-    """Ansible's diff of a plan result: 'instance primary[:secondary]' before and after."""
-    moved = {m["instance"] for m in result["moves"]}
-    before = {i["name"]: _placement(i) for i in result["instances_before"] if i["name"] in moved}
-    after = {i["name"]: _placement(i) for i in result["instances_after"] if i["name"] in moved}
-    names = sorted(moved)
+    """Ansible's diff of a plan result: 'instance primary[:secondary]' before its
+    first move and after its last one (every planner's moves carry both)."""
+    before, after = {}, {}
+    for move in sorted(result["moves"], key=lambda m: m["index"]):
+        before.setdefault(move["instance"], _placement(move["old_primary"], move["old_secondary"]))
+        after[move["instance"]] = _placement(move["new_primary"], move["new_secondary"])
+    names = sorted(before)
     return {
         "before_header": "placement before the plan",
         "after_header": "placement after the plan",

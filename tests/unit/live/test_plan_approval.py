@@ -12,7 +12,7 @@ import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
 from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import (
-    PlanError, check_plan, make_plan)
+    PlanError, check_plan, make_plan, pack_state, plan_state)
 from ansible_collections.ganeti.htools.plugins.module_utils.live.snapshot import model_state
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import plan
 from kit.paths import SPEC_DATA
@@ -48,6 +48,13 @@ def _insert_move(doc):
     doc["jobsets"].append([99])
 
 
+def _edit_state(doc, change):
+    """Change the packed state the way an editor would: unpack, edit, pack."""
+    state = plan_state(doc)
+    change(state)
+    doc["state"] = pack_state(state)
+
+
 @pytest.mark.parametrize("edit, named", [
     (_retarget, "move 2"),
     (lambda d: d["moves"][0]["opcodes"].pop(), "move 1"),
@@ -55,7 +62,8 @@ def _insert_move(doc):
     (lambda d: d["jobsets"].reverse(), "jobsets"),
     (lambda d: d["options"].update(max_length=1), "options"),
     (lambda d: d["report"].update(final_score=0.0), "report"),
-    (lambda d: d["state"]["instances"]["inst-p1"].__setitem__(0, "node-2"), "state"),
+    (lambda d: _edit_state(d, lambda s: s["instances"]["inst-p1"].__setitem__(0, "node-2")),
+     "state"),
 ])
 def test_an_edited_plan_is_refused_naming_what_changed(edit, named):
     doc = _plan()
@@ -75,6 +83,9 @@ def test_an_edited_plan_is_refused_naming_what_changed(edit, named):
     (lambda d: d["moves"][1].update(opcodes=["x"]), "moves[1].opcodes[0] must be a mapping"),
     (lambda d: d["moves"][0].update(index="1"), "moves[0].index must be an integer, not str"),
     (lambda d: d.update(state=[]), "state must be a mapping, not list"),
+    (lambda d: d["state"].update(data="not base64!"), "state.data cannot be unpacked"),
+    (lambda d: d["state"].update(data=d["state"]["data"][:-8]), "state.data cannot be unpacked"),
+    (lambda d: d["state"].update(encoding="json"), "state must be a packed state"),
     (lambda d: d["moves"][0].pop("opcodes"), "lacks 'moves[0].opcodes'"),
 ])
 def test_a_malformed_plan_names_the_field(edit, field):
@@ -97,7 +108,7 @@ def test_signed_plans_need_the_key():
     forged["moves"][0]["opcodes"].pop()
     rebuilt = make_plan("balance", dict(forged["report"], moves=forged["moves"],
                                         jobsets=forged["jobsets"]),
-                        forged["state"], forged["options"])
+                        plan_state(forged), forged["options"])
     rebuilt["signature"] = signed["signature"]
     with pytest.raises(PlanError, match="not signed"):
         _check(rebuilt, key="s3cret")

@@ -5,15 +5,15 @@
 
 from __future__ import annotations
 
-import copy
 import os
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
-from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import make_plan
+from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import make_plan, plan_state
 from ansible_collections.ganeti.htools.plugins.module_utils.live.resume import (
     placements, progress)
 from ansible_collections.ganeti.htools.plugins.module_utils.live.snapshot import model_state
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import plan
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.plan import evacuate
 from kit.paths import EXAMPLE, SPEC_DATA
 
 
@@ -25,7 +25,7 @@ def _plan(path):
 
 def _after(doc, done):
     """The state once each move index in `done` ran that many of its opcodes."""
-    state = copy.deepcopy(doc["state"])
+    state = plan_state(doc)
     for move in sorted(doc["moves"], key=lambda m: m["index"]):
         count = done.get(move["index"], 0)
         if count:
@@ -75,3 +75,24 @@ def test_changes_the_plan_does_not_explain_are_drift():
     state["instances"][moved["instance"]][0:2] = ["node-nowhere", None]
     _found, unexplained = progress(doc, state)
     assert any(moved["instance"] in line for line in unexplained)
+
+
+def test_nodes_the_plan_drains_are_no_drift():
+    """An evacuation drains its nodes before the first move: a run stopped
+    right after the drain resumes; a drain the plan does not make is drift."""
+    data, _fmt = load_data_file(os.path.join(SPEC_DATA, "hbal-evac.data"))
+    state = model_state(data)
+    node = data.nodes[data.instances[0].pnode].name
+    report = evacuate(data, {"nodes": [node], "mode": "primary-only", "drain": True})
+    assert report["drain_nodes"] == [node]      # the file has no master (never drained)
+    doc = make_plan("evacuate", report, state, {})
+    now = plan_state(doc)
+    drained = now["fields"]["nodes"].index("drained")
+    for name in report["drain_nodes"]:
+        now["nodes"][name][drained] = True
+    done, unexplained = progress(doc, now)
+    assert not unexplained and not any(done.values())
+    other = next(n for n in now["nodes"] if n not in report["drain_nodes"])
+    now["nodes"][other][drained] = True
+    _done, unexplained = progress(doc, now)
+    assert any(other in line for line in unexplained), unexplained

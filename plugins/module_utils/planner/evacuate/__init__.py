@@ -20,17 +20,19 @@ Entry points (plan.py):
       kind ("node-evacuate" | "change-group" | "relocate"), mode, target_groups,
       ignore_soft_errors, no_capacity_checks, warnings;
       iallocator_result: the document hail prints for the same request;
-      moved / moves: [{index, instance, old_primary, old_secondary, old_group,
-                       new_primary, new_secondary, new_group, opcodes}]
-        (one per moved instance, request order; ``index`` = its job number);
-      failed: [{instance, reason}] (hail's message, word for word);
-      jobs: [{job, instance, opcodes, depends: []}]: hail's jobs; they do not
-        depend on each other, the opcodes of one job run in order (submitted
-        as separate RAPI jobs, each depends on the previous one's success);
+      moves: [{index, instance, move, jobset, old_primary, old_secondary, old_group,
+               new_primary, new_secondary, new_group, opcodes}]
+        (hail's moved list: one per moved instance, request order, with the
+        opcodes of its hail job; ``index`` = that job's number);
+      failed_instances: [{instance, reason}] (hail's message, word for word; a
+        module result cannot carry them as `failed`, which Ansible reserves);
+      jobs: [{job, move, instance, opcode, depends}]: the RAPI jobs that run
+        the plan, one per opcode; within a move each depends on the previous
+        one's success (the executor submits each once that one succeeded);
       jobsets: [[all move indices]] (one parallel set, for the executor);
       scores: {group name: {before, after}} for every group involved;
       score_before / score_after: the whole cluster's; changed.
-    Ganeti itself refuses the whole operation when ``failed`` is not empty.
+    Ganeti itself refuses the whole operation when ``failed_instances`` is not empty.
 
 ``iallocator_result(request_doc, ignore_soft_errors=False, no_capacity_checks=False)``
     the (parsed) document ``hail`` prints for an IAllocator request (JSON

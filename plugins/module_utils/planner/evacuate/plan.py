@@ -18,7 +18,7 @@ from .state import EvacState
 
 KIND = "evacuate"
 OPTIONS = ("nodes", "mode", "instances", "target_groups", "ignore_soft_errors",
-           "no_capacity_checks")
+           "no_capacity_checks", "drain")
 
 
 def _is_request(value):
@@ -82,6 +82,16 @@ def answer_document(data, request, outcome):
     return {"success": True, "info": info, "result": [moved, failed, jobs]}
 
 
+# The move type of a job: its opcodes in order, by their gnt-instance names.
+_OP_WORDS = {"OP_INSTANCE_REPLACE_DISKS": "replace_disks", "OP_INSTANCE_MIGRATE": "migrate",
+             "OP_INSTANCE_FAILOVER": "failover"}
+
+
+def move_kind(opcodes):
+    """'replace_disks+migrate+replace_disks' and the like."""
+    return "+".join(_OP_WORDS.get(op["OP_ID"], op["OP_ID"]) for op in opcodes)
+
+
 def _placement(state, idx):
     inst = state.insts[idx]
     node = state.nodes
@@ -106,13 +116,21 @@ def evacuate(data, request_or_options, prepared=False):
         request = from_options(data, opts)
     outcome, before, after = run(data, request)
     document = answer_document(data, request, outcome)
+    drain = [data.nodes[k] for k in request.nodes] if opts.get("drain") else []
+    for node in drain:
+        if node.is_master:      # Ganeti changes the master's role only by master-failover
+            data.warnings.append("%s is the master node: Ganeti cannot drain it; it is "
+                                 "evacuated without being drained" % node.name)
     report = {"kind": request.kind, "mode": request.mode if request.kind != CHANGE_GROUP else None,
+              "nodes": [data.nodes[k].name for k in request.nodes],
+              "drain_nodes": [node.name for node in drain if not node.is_master],
               "target_groups": [data.groups[g].name for g in request.targets],
               "ignore_soft_errors": request.ignore_soft_errors,
               "no_capacity_checks": request.no_capacity_checks,
               "iallocator_result": document, "warnings": list(data.warnings)}
     if request.kind == RELOCATE:
-        report.update(moves=[], jobsets=[], jobs=[], moved=[], failed=[], changed=False)
+        report.update(moves=[], jobsets=[], jobs=[], failed_instances=[], changed=False)
+        report["summary"] = summary(report)
         return report
     moves, failed, jobs = [], [], []
     touched = set()
@@ -124,9 +142,10 @@ def evacuate(data, request_or_options, prepared=False):
         old, new = _placement(before, idx), _placement(after, idx)
         touched.add(before.nodes[before.insts[idx].pnode].group)
         touched.add(result[1])
-        number = len(jobs) + 1
-        jobs.append({"job": number, "instance": name, "opcodes": result[3], "depends": []})
-        moves.append({"index": number, "instance": name,
+        number = len(moves) + 1
+        jobs += rapi_jobs(len(jobs), number, name, result[3])
+        moves.append({"index": number, "instance": name, "move": move_kind(result[3]),
+                      "jobset": 1,
                       "old_primary": old["primary"], "old_secondary": old["secondary"],
                       "old_group": old["group"],
                       "new_primary": new["primary"], "new_secondary": new["secondary"],
@@ -138,14 +157,47 @@ def evacuate(data, request_or_options, prepared=False):
         scores[data.groups[gdx].name] = {"before": before.group_score(before.nodes, gdx),
                                          "after": after.group_score(after.nodes, gdx)}
     report.update(
-        moved=moves, failed=failed, jobs=jobs,
-        # executor view: one move per instance; hail's jobs are independent,
-        # so they form a single jobset (each job's opcodes run in order)
+        failed_instances=failed, jobs=jobs,
+        # one move per instance (hail's moved list, with its job's opcodes);
+        # hail's jobs are independent, so they form a single jobset
         moves=moves, jobsets=[[m["index"] for m in moves]] if moves else [],
         scores=scores,
         score_before=cluster_score(before.nodes), score_after=cluster_score(after.nodes),
         changed=bool(moves))
+    report["summary"] = summary(report)
     return report
+
+
+def rapi_jobs(first, index, instance, opcodes):
+    """The RAPI jobs of one hail job: one per opcode, each depending on the
+    previous one's success (numbered from first + 1)."""
+    jobs = []
+    for step, op in enumerate(opcodes):
+        number = first + step + 1
+        jobs.append({"job": number, "move": index, "instance": instance, "opcode": op["OP_ID"],
+                     "depends": [number - 1] if step else []})
+    return jobs
+
+
+def summary(report):
+    """One line for the operator: what was asked, what moves, what cannot."""
+    what = report["kind"]
+    if report["kind"] == NODE_EVACUATE:
+        what += " (%s)" % report["mode"]
+        if report["nodes"]:
+            what += " of " + ", ".join(report["nodes"])
+    elif report["kind"] == CHANGE_GROUP:
+        what += " to " + (", ".join(report["target_groups"]) or "any other group")
+    if report["kind"] == RELOCATE:
+        return "%s: %s" % (what, report["iallocator_result"]["info"])
+    text = "%s: %d instance(s) to move in %d job(s)" % (what, len(report["moves"]),
+                                                       len(report["jobs"]))
+    if report["failed_instances"]:
+        text += ", %d cannot be moved (%s)" % (
+            len(report["failed_instances"]), ", ".join(f["instance"] for f in report["failed_instances"]))
+    if report["drain_nodes"]:
+        text += "; drains %s first" % ", ".join(report["drain_nodes"])
+    return text
 
 
 def iallocator_result(request_doc, ignore_soft_errors=False, no_capacity_checks=False):
@@ -169,7 +221,21 @@ def iallocator_text(request_doc, **options):
 
 def _compute(data, opts, save_state=None):
     del save_state          # nothing to save: hail has no -S state files here
+    if not (opts.get("nodes") or opts.get("instances")) and data.request is not None:
+        # an IAllocator request file: answer its request, as hail would
+        return evacuate(data, dict(opts, request=data.request))
     return evacuate(data, opts)
 
 
-EVACUATE = Planner(KIND, "ganeti.htools.ganeti_evacuate_group", OPTIONS, ("numpy",), _compute)
+def refuse_partial(report, params):
+    """Why the plan must not run (some instances cannot move), or None."""
+    if report["failed_instances"] and not params.get("allow_partial"):
+        return ("%d instance(s) cannot be moved (%s); Ganeti itself refuses the whole "
+                "evacuation then. Nothing was executed; set allow_partial to move the others"
+                % (len(report["failed_instances"]), "; ".join("%s: %s" % (f["instance"], f["reason"])
+                                                    for f in report["failed_instances"])))
+    return None
+
+
+EVACUATE = Planner(KIND, "ganeti.htools.ganeti_evacuate_group", OPTIONS, ("numpy",), _compute,
+                   refuse=refuse_partial)

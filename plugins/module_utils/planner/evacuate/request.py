@@ -17,8 +17,9 @@ class Request:
     the two hail options; `relocate` also carries the excluded node indices."""
 
     def __init__(self, kind, idxs, mode=ALL, targets=(), ignore_soft_errors=False,
-                 no_capacity_checks=False, relocate_from=(), required_nodes=1):
+                 no_capacity_checks=False, relocate_from=(), required_nodes=1, nodes=()):
         self.kind = kind
+        self.nodes = list(nodes)        # the evacuated nodes' indices, when given by name
         self.idxs = list(idxs)
         self.mode = mode
         self.targets = list(targets)
@@ -34,6 +35,17 @@ def find_one(items, name, names_of):
     if len(found) != 1:
         raise LookupFailure("Wrong number of elems found with name %s" % name)
     return found[0]
+
+
+def _named(items, name, names_of, what):
+    """A module option's name lookup: as hail's, with a message for people."""
+    found = [item for item in items if name in names_of(item)]
+    if not found:
+        raise LookupFailure("unknown %s %s" % (what, name))
+    if len(found) > 1:
+        raise LookupFailure("%s %s is ambiguous: %s" % (what, name, ", ".join(
+            sorted(names_of(item)[0] for item in found))))
+    return found[0].idx
 
 
 def _inst(data, name):
@@ -100,16 +112,19 @@ def from_options(data, options):
         mode = options.get("mode") or ALL
         if mode not in MODES:
             raise DataError("unknown evacuation mode %r" % mode, expected=", ".join(MODES))
-        wanted = {find_one(data.nodes, n, lambda x: (x.name, x.alias)).idx for n in nodes}
+        wanted = sorted({_named(data.nodes, n, lambda x: (x.name, x.alias), "node")
+                         for n in nodes})
         idxs = []
         for inst in data.instances:
             on_p = inst.pnode in wanted and mode != SECONDARY_ONLY
             on_s = inst.snode in wanted and mode != PRIMARY_ONLY
             if on_p or on_s:
                 idxs.append(inst.idx)
-        return Request(NODE_EVACUATE, idxs, mode=mode, **common)
+        return Request(NODE_EVACUATE, idxs, mode=mode, nodes=wanted, **common)
     if instances:
-        idxs = [_inst(data, n) for n in instances]
-        targets = [_group(data, g) for g in options.get("target_groups") or []]
+        idxs = [_named(data.instances, n, lambda i: (i.name, i.alias), "instance")
+                for n in instances]
+        targets = [_named(data.groups, g, lambda x: (x.name, x.uuid), "node group")
+                   for g in options.get("target_groups") or []]
         return Request(CHANGE_GROUP, idxs, targets=targets, **common)
     raise DataError("nothing to evacuate: give nodes (node-evacuate) or instances (change-group)")

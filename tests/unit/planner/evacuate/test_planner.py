@@ -208,7 +208,7 @@ def test_report_matches_the_answer_document():
         moved, failed, jobs = report["iallocator_result"]["result"]
         assert [m["instance"] for m in report["moves"]] == [m[0] for m in moved]
         assert [m["opcodes"] for m in report["moves"]] == jobs
-        assert [[f["instance"], f["reason"]] for f in report["failed"]] == failed
+        assert [[f["instance"], f["reason"]] for f in report["failed_instances"]] == failed
         assert report["jobsets"] == ([[m["index"] for m in report["moves"]]] if moved else [])
         for move, answer in zip(report["moves"], moved):
             assert [move["new_primary"]] + ([move["new_secondary"]] if len(answer[2]) > 1
@@ -223,7 +223,7 @@ def test_module_options_pick_the_instances_of_the_nodes():
     _doc, data, _req = _loaded(11)
     node = data.nodes[0]
     report = plan.evacuate(data, {"nodes": [node.name], "mode": "primary-only"}, prepared=True)
-    names = [m["instance"] for m in report["moves"]] + [f["instance"] for f in report["failed"]]
+    names = [m["instance"] for m in report["moves"]] + [f["instance"] for f in report["failed_instances"]]
     assert sorted(names) == sorted(i.name for i in data.instances if i.pnode == node.idx)
     with pytest.raises(HtoolsError):
         plan.evacuate(data, {"nodes": ["no-such-node"]}, prepared=True)

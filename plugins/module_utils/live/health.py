@@ -1,0 +1,80 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Is the cluster fit for maintenance?  Each check names what is wrong.
+
+The checks read one snapshot of the cluster (nodes, instances, jobs) and the
+model built from it (N+1, as hbal computes it), and say nothing about
+anything they did not look at.
+"""
+
+from __future__ import annotations
+
+from ..backend.prepare import prepare
+from ..errors import HtoolsError
+from ..report.records import bad_nodes
+
+CHECKS = ("nodes_online", "nodes_undrained", "nodes_answer", "instances_running", "no_jobs",
+          "n1")
+UNFINISHED = ("queued", "waiting", "running", "canceling")
+
+
+class _Selection:          # bad_nodes() wants the nodes of one selection
+    def __init__(self, nodes):
+        self.nodes = nodes
+
+
+def check_health(snapshot, jobs, checks=CHECKS, ignore_nodes=(), ignore_job_reasons=()):
+    """{check: {"ok": bool, "problems": [text]}} for the `checks` asked for.
+
+    `ignore_nodes` are expected to be offline or drained (a node under
+    maintenance); jobs whose reason trail mentions one of `ignore_job_reasons`
+    are one's own.
+    """
+    ignored = set(ignore_nodes)
+    nodes = [n for n in snapshot.nodes if n["name"] not in ignored]
+    problems = {
+        "nodes_online": ["%s is offline" % n["name"] for n in nodes if n.get("offline")],
+        "nodes_undrained": ["%s is drained" % n["name"] for n in nodes if n.get("drained")],
+        "nodes_answer": ["%s does not answer the master (no live data)" % n["name"]
+                         for n in nodes if not n.get("offline") and n.get("mfree") is None],
+        "instances_running": [
+            "%s should run but is %s" % (i["name"], i.get("status"))
+            for i in snapshot.instances
+            if i.get("admin_state") == "up" and not i.get("oper_state")],
+        "no_jobs": ["job %s is %s (%s)" % (j["id"], j["status"], _summary(j)) for j in jobs
+                    if j.get("status") in UNFINISHED and not _ours(j, ignore_job_reasons)],
+    }
+    if "n1" in checks:
+        problems["n1"] = _n1(snapshot, ignored)
+    return {name: {"ok": not problems[name], "problems": problems[name]} for name in checks}
+
+
+def _n1(snapshot, ignored):
+    try:
+        data = snapshot.to_data()
+        prepare(data)
+    except HtoolsError as err:      # a node that does not answer has no figures
+        return ["N+1 cannot be computed: %s" % err]
+    failing, _insts = bad_nodes(_Selection(data.nodes))
+    return ["%s fails N+1 (it could not take over the instances of a failed peer)" % n.name
+            for n in failing if n.name not in ignored]
+
+
+def _summary(job):
+    ops = job.get("summary") or []
+    return ", ".join(str(op) for op in ops) or "no summary"
+
+
+def _ours(job, reasons):
+    trail = [str(entry[1]) for op in job.get("ops") or [] for entry in op.get("reason") or []
+             if isinstance(entry, list) and len(entry) > 1]
+    return any(reason in text for reason in reasons for text in trail)
+
+
+def describe(results):
+    """'healthy (6 checks)' or 'unhealthy: no_jobs (1), n1 (2)'."""
+    bad = ["%s (%d)" % (name, len(r["problems"])) for name, r in results.items() if not r["ok"]]
+    if not bad:
+        return "healthy (%d checks)" % len(results)
+    return "unhealthy: " + ", ".join(bad)

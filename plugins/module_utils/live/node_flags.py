@@ -1,0 +1,84 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A node's role flags and tags: what it has, and what must change to reach what is wanted."""
+
+from __future__ import annotations
+
+import time
+
+from ..errors import HtoolsError
+
+FLAGS = ("drained", "offline", "master_candidate")
+
+
+def node_view(node):
+    """The parts of a RAPI node (GET /2/nodes/NAME) that ganeti_node manages."""
+    offline = bool(node.get("offline"))
+    return {
+        "name": node["name"],
+        "master": node.get("role") == "M",
+        "drained": bool(node.get("drained")),
+        "offline": offline,
+        "master_candidate": bool(node.get("master_candidate")),
+        "tags": sorted(node.get("tags") or []),
+        # the node daemon answered the master: live memory data is present
+        "live": not offline and node.get("mfree") is not None,
+        "group": node.get("group"),
+    }
+
+
+def node_changes(view, wanted, add_tags=(), remove_tags=()):
+    """(flags to set, tags to add, tags to remove) to go from `view` to `wanted`
+    ({flag: bool or None}; None leaves the flag as it is)."""
+    both = sorted(set(add_tags) & set(remove_tags))
+    if both:
+        raise HtoolsError("tags both to add and to remove: %s" % ", ".join(both))
+    flags = {k: v for k, v in wanted.items() if k in FLAGS and v is not None and view[k] != v}
+    if flags and view["master"]:
+        raise HtoolsError("%s is the master node: Ganeti changes its role only by a master "
+                          "failover (gnt-cluster master-failover on another candidate)"
+                          % view["name"])
+    final = dict(view, **{k: v for k, v in wanted.items() if k in FLAGS and v is not None})
+    if wanted.get("master_candidate") and (final["drained"] or final["offline"]):
+        raise HtoolsError("%s cannot be a master candidate while drained or offline"
+                          % view["name"])
+    add = [t for t in dict.fromkeys(add_tags) if t not in view["tags"]]
+    remove = [t for t in dict.fromkeys(remove_tags) if t in view["tags"]]
+    return flags, add, remove
+
+
+def expected_view(view, flags, add, remove):
+    """The view once the changes are made (what check mode reports)."""
+    after = dict(view, **flags)
+    if flags.get("drained") or flags.get("offline"):
+        after["master_candidate"] = False       # Ganeti demotes it
+    if after["offline"]:
+        after["live"] = False
+    after["tags"] = sorted((set(view["tags"]) | set(add)) - set(remove))
+    return after
+
+
+def describe(view, after):
+    """'node2: drained false -> true, tags +reboot' or 'node2: unchanged'."""
+    parts = ["%s %s -> %s" % (k, str(view[k]).lower(), str(after[k]).lower())
+             for k in FLAGS if view[k] != after[k]]
+    added = sorted(set(after["tags"]) - set(view["tags"]))
+    removed = sorted(set(view["tags"]) - set(after["tags"]))
+    tags = ["+" + t for t in added] + ["-" + t for t in removed]
+    if tags:
+        parts.append("tags " + " ".join(tags))
+    return "%s: %s" % (view["name"], ", ".join(parts) if parts else "unchanged")
+
+
+def wait_live(client, name, timeout, poll=2.0, clock=time.monotonic, sleep=time.sleep):
+    """Wait until the master hears from the node's daemon again; returns the view."""
+    deadline = clock() + timeout
+    while True:
+        view = node_view(client.node(name))
+        if view["live"]:
+            return view
+        if clock() >= deadline:
+            raise HtoolsError("%s did not answer the master within %ss (offline: %s)"
+                              % (name, timeout, str(view["offline"]).lower()))
+        sleep(poll)

@@ -1,0 +1,53 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""ganeti_node against the real cluster: drain, undrain and promote, tags, waiting."""
+
+from __future__ import annotations
+
+MODULE = 'ganeti_node'
+
+
+def _flags(lab, name):
+    node = lab.nodes()[name]
+    return {k: node[k] for k in ('drained', 'offline', 'master_candidate')}, sorted(node['tags'])
+
+
+def test_drain_tag_undrain_and_wait_for_the_node(fresh, tmp_path):
+    lab = fresh
+    before = _flags(lab, 'node3')
+    assert before == ({'drained': False, 'offline': False, 'master_candidate': True}, [])
+    jobs = [j['id'] for j in lab.jobs()]
+    args = {'name': 'node3', 'drained': True, 'add_tags': ['reboot']}
+    status, result, output = lab.run_module(tmp_path, MODULE, args, check=True)
+    assert status == 'CHANGED', output
+    assert result['node']['drained'] and not result['node']['master_candidate']
+    assert result['node']['tags'] == ['reboot'] and result['jobs'] == []
+    assert _flags(lab, 'node3') == before and [j['id'] for j in lab.jobs()] == jobs
+
+    status, result, output = lab.run_module(tmp_path, MODULE, args)
+    assert status == 'CHANGED', output
+    assert result['summary'] == \
+        'node3: drained false -> true, master_candidate true -> false, tags +reboot'
+    assert _flags(lab, 'node3') == \
+        ({'drained': True, 'offline': False, 'master_candidate': False}, ['reboot'])
+    assert len(result['jobs']) == 2
+    assert all(lab.job(j)['status'] == 'success' for j in result['jobs'])
+    status, again, output = lab.run_module(tmp_path, MODULE, args)       # idempotent
+    assert status == 'SUCCESS' and again['jobs'] == [], output
+
+    undo = {'name': 'node3', 'drained': False, 'master_candidate': True,
+            'remove_tags': ['reboot'], 'wait_for_live': True, 'wait_timeout': 120}
+    status, result, output = lab.run_module(tmp_path, MODULE, undo)
+    assert status == 'CHANGED', output
+    assert result['node']['live'] is True
+    assert _flags(lab, 'node3') == before
+
+
+def test_the_masters_role_is_refused(fresh, tmp_path):
+    lab = fresh
+    master = lab.get('/2/info')['master']
+    status, result, output = lab.run_module(tmp_path, MODULE, {'name': master, 'drained': True})
+    assert status == 'FAILED', output
+    assert 'is the master node' in result['msg']
+    assert not lab.nodes()[master]['drained']
