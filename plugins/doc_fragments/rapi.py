@@ -16,7 +16,7 @@ options:
     description:
       - URL of the cluster's RAPI, for example C(https://cluster.example.com:5080).
       - A bare host name means C(https://HOST:5080).
-      - Used when O(data_file) is not given.
+      - Used when the module reads a live cluster (without C(data_file), where it has that option).
       - If not set, the value of the E(GANETI_RAPI_URL) environment variable is used.
     type: str
   rapi_user:

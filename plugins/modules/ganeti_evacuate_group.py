@@ -107,8 +107,9 @@ attributes:
     description: Shows the primary and secondary node of each moved instance before and after.
     support: full
 notes:
-  - O(util_file), O(group), O(offline_nodes), O(exclusion_tags) and O(ignore_dynu)
-    are not options of this module - C(hail) plans on the cluster as it is.
+  - C(util_file), C(group), C(offline_nodes), C(exclusion_tags) and C(ignore_dynu)
+    of the other modules are not options of this one - C(hail) plans on the cluster
+    as it is.
   - The plan is computed for the state read before the lock is taken; when the
     cluster changed meanwhile the run stops before anything is executed.
 seealso:
@@ -214,7 +215,7 @@ moves:
 jobs:
   description:
     - The RAPI jobs that execute the plan, one per opcode - C(job) (number), C(move)
-      (the RV(moves[].index) it belongs to), C(instance), C(opcode) (its C(OP_ID))
+      (the C(index) of the move in RV(moves) it belongs to), C(instance), C(opcode) (its C(OP_ID))
       and C(depends) (the job that must succeed first - the previous opcode of the
       same instance; the instances do not depend on each other).
   returned: success

@@ -57,8 +57,8 @@ def test_evacuating_a_node_drains_it_and_empties_it(fresh, tmp_path):
     lab = fresh
     for name in ('instance1', 'instance2'):
         lab.migrate(name, 'node2')
-    status, result, output = lab.run_module(tmp_path, MODULE, {'nodes': ['node2'],
-                                                              'mode': 'primary-only'})
+    args = {'nodes': ['node2'], 'mode': 'primary-only'}
+    status, result, output = lab.run_module(tmp_path, MODULE, args)
     assert status == 'CHANGED', output
     assert result['drain_nodes'] == ['node2'] and result['drained'] == ['node2']
     assert sorted(m['instance'] for m in result['moves']) == ['instance1', 'instance2']

@@ -190,8 +190,8 @@ def summary(report):
         what += " to " + (", ".join(report["target_groups"]) or "any other group")
     if report["kind"] == RELOCATE:
         return "%s: %s" % (what, report["iallocator_result"]["info"])
-    text = "%s: %d instance(s) to move in %d job(s)" % (what, len(report["moves"]),
-                                                       len(report["jobs"]))
+    text = "%s: %d instance(s) to move in %d job(s)" % (
+        what, len(report["moves"]), len(report["jobs"]))
     if report["failed_instances"]:
         text += ", %d cannot be moved (%s)" % (
             len(report["failed_instances"]), ", ".join(f["instance"] for f in report["failed_instances"]))
@@ -230,10 +230,11 @@ def _compute(data, opts, save_state=None):
 def refuse_partial(report, params):
     """Why the plan must not run (some instances cannot move), or None."""
     if report["failed_instances"] and not params.get("allow_partial"):
+        failed = report["failed_instances"]
+        reasons = "; ".join("%s: %s" % (f["instance"], f["reason"]) for f in failed)
         return ("%d instance(s) cannot be moved (%s); Ganeti itself refuses the whole "
                 "evacuation then. Nothing was executed; set allow_partial to move the others"
-                % (len(report["failed_instances"]), "; ".join("%s: %s" % (f["instance"], f["reason"])
-                                                    for f in report["failed_instances"])))
+                % (len(failed), reasons))
     return None
 
 
