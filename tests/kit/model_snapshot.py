@@ -62,10 +62,11 @@ def snapshot(data, skip=()):
     """Canonical image of a ClusterData; ``skip`` names slots/attributes to leave out."""
     skip = frozenset(skip)
     assert isinstance(data, ClusterData)
-    # "source" only names where the data was read from (for messages).
+    # "source" only names where the data was read from (for messages), and
+    # "request" is what an IAllocator file asks, not part of the cluster.
     extra = sorted(k for k in vars(data)
                    if k not in ("groups", "nodes", "instances", "cluster_tags", "ipolicy",
-                                "warnings", "suffix", "source"))
+                                "warnings", "suffix", "source", "request"))
     return {
         "groups": [_slots(g, Group, skip) for g in data.groups],
         "nodes": [_slots(n, Node, skip) for n in data.nodes],
