@@ -142,18 +142,18 @@ def run(module, client):
               "changed": bool(flags or add or remove)}
     if module.ansible.check_mode:
         return result
-    submissions = []
-    if flags:
-        submissions.append(lambda: client.modify_node(
-            before["name"], reason=REASON, auto_promote=params["auto_promote"], **flags))
-    if add:
-        submissions.append(lambda: client.add_node_tags(before["name"], add, reason=REASON))
-    if remove:
-        submissions.append(lambda: client.delete_node_tags(before["name"], remove, reason=REASON))
-    for submit in submissions:
-        job = submit()
+
+    def wait(job):
         result["jobs"].append(job)
         client.wait_job(job, timeout=params["job_timeout"])
+
+    if flags:
+        wait(client.modify_node(before["name"], reason=REASON,
+                                auto_promote=params["auto_promote"], **flags))
+    if add:
+        wait(client.add_node_tags(before["name"], add, reason=REASON))
+    if remove:
+        wait(client.delete_node_tags(before["name"], remove, reason=REASON))
     if params["wait_for_live"]:
         wait_live(client, before["name"], params["wait_timeout"])
     result["node"] = node_view(client.node(before["name"]))

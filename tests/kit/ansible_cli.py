@@ -84,6 +84,11 @@ def run_module(tmp_path, module, *args, extra_env=None):
     return status, result, output
 
 
+def run_with(tmp_path, module, params, *flags):
+    """run_module with the module's arguments as one JSON mapping."""
+    return run_module(tmp_path, module, *(list(flags) + ['-a', json.dumps(params)]))
+
+
 def run_playbook(tmp_path, playbook, *args):
     """Run a playbook with YAML results; return (returncode, combined output, stdout)."""
     env = ansible_env()

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from gen import ialloc_gen
-from kit.ansible_cli import run_module, run_playbook
+from kit.ansible_cli import run_playbook, run_with
 from kit.paths import HAIL
 
 MODULE = 'ganeti.htools.ganeti_evacuate_group'
@@ -48,7 +48,7 @@ def cluster(tmp_path):
 
 
 def run(tmp_path, params, *flags):
-    return run_module(tmp_path, MODULE, *(list(flags) + ['-a', json.dumps(params)]))
+    return run_with(tmp_path, MODULE, params, *flags)
 
 
 def hail(path, *argv):

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from gen import roller_gen
-from kit.ansible_cli import run_module, run_playbook
+from kit.ansible_cli import run_playbook, run_with
 from kit.paths import HROLLER
 
 MODULE = 'ganeti.htools.ganeti_rolling_reboot'
@@ -50,7 +50,7 @@ def hroller(path, opts):
 
 
 def run(tmp_path, params, *flags):
-    return run_module(tmp_path, MODULE, *(list(flags) + ['-a', json.dumps(params)]))
+    return run_with(tmp_path, MODULE, params, *flags)
 
 
 OPTION_SETS = [{}, {'full_evacuation': True}, {'group': 'g1'},

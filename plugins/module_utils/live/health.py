@@ -13,10 +13,10 @@ from __future__ import annotations
 from ..backend.prepare import prepare
 from ..errors import HtoolsError
 from ..report.records import bad_nodes
+from .rapi import FINAL_JOB_STATUSES, reason_trail
 
 CHECKS = ("nodes_online", "nodes_undrained", "nodes_answer", "instances_running", "no_jobs",
           "n1")
-UNFINISHED = ("queued", "waiting", "running", "canceling")
 
 
 class _Selection:          # bad_nodes() wants the nodes of one selection
@@ -43,7 +43,8 @@ def check_health(snapshot, jobs, checks=CHECKS, ignore_nodes=(), ignore_job_reas
             for i in snapshot.instances
             if i.get("admin_state") == "up" and not i.get("oper_state")],
         "no_jobs": ["job %s is %s (%s)" % (j["id"], j["status"], _summary(j)) for j in jobs
-                    if j.get("status") in UNFINISHED and not _ours(j, ignore_job_reasons)],
+                    if j.get("status") not in FINAL_JOB_STATUSES
+                    and not _ours(j, ignore_job_reasons)],
     }
     if "n1" in checks:
         problems["n1"] = _n1(snapshot, ignored)
@@ -67,9 +68,7 @@ def _summary(job):
 
 
 def _ours(job, reasons):
-    trail = [str(entry[1]) for op in job.get("ops") or [] for entry in op.get("reason") or []
-             if isinstance(entry, list) and len(entry) > 1]
-    return any(reason in text for reason in reasons for text in trail)
+    return any(reason in str(text) for reason in reasons for text in reason_trail(job))
 
 
 def describe(results):

@@ -34,13 +34,14 @@ def node_changes(view, wanted, add_tags=(), remove_tags=()):
     both = sorted(set(add_tags) & set(remove_tags))
     if both:
         raise HtoolsError("tags both to add and to remove: %s" % ", ".join(both))
-    flags = {k: v for k, v in wanted.items() if k in FLAGS and v is not None and view[k] != v}
+    asked = {k: v for k, v in wanted.items() if k in FLAGS and v is not None}
+    flags = {k: v for k, v in asked.items() if view[k] != v}
     if flags and view["master"]:
         raise HtoolsError("%s is the master node: Ganeti changes its role only by a master "
                           "failover (gnt-cluster master-failover on another candidate)"
                           % view["name"])
-    final = dict(view, **{k: v for k, v in wanted.items() if k in FLAGS and v is not None})
-    if wanted.get("master_candidate") and (final["drained"] or final["offline"]):
+    final = dict(view, **asked)
+    if asked.get("master_candidate") and (final["drained"] or final["offline"]):
         raise HtoolsError("%s cannot be a master candidate while drained or offline"
                           % view["name"])
     add = [t for t in dict.fromkeys(add_tags) if t not in view["tags"]]

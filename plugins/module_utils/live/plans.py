@@ -136,8 +136,8 @@ def check_plan(doc, kind, module, signing_key=None):
     if not isinstance(doc, dict) or doc.get("format") != expected:
         raise PlanError("the plan option must be a plan returned by %s (format %s)"
                         % (module, expected))
-    _check_shape(doc, module)
-    _check_digests(doc)
+    state = _check_shape(doc, module)
+    _check_digests(doc, state)
     if signing_key:
         signature = doc.get("signature")
         if not isinstance(signature, str) or not hmac.compare_digest(
@@ -194,10 +194,10 @@ def _check_shape(doc, module):
         listed.extend(jobset)
     if sorted(listed) != sorted(indices) or len(listed) != len(set(listed)):
         raise PlanError("the plan's jobsets do not list each move exactly once")
-    plan_state(doc)         # unpacks, or names what is wrong with it
+    return plan_state(doc)          # unpacked, or what is wrong with it named
 
 
-def _check_digests(doc):
+def _check_digests(doc, state):
     try:
         now = _digests(doc)
     except ValueError as err:       # NaN or infinity slipped into the document
@@ -219,5 +219,5 @@ def _check_digests(doc):
         raise PlanError("the plan was modified after it was computed: it no longer matches "
                         "its digest in: %s. Nothing was executed; compute and approve a new "
                         "plan" % ", ".join(edited))
-    if fingerprint(plan_state(doc)) != doc["fingerprint"]:
+    if fingerprint(state) != doc["fingerprint"]:
         raise PlanError("the plan was modified: its state no longer matches its fingerprint")

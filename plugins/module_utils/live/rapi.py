@@ -84,6 +84,12 @@ class JobFailed(RapiError):
                          % (job_id, self.job_status, job_error_text(job)))
 
 
+def reason_trail(job):
+    """The reasons of every opcode of a job (RAPI bulk job), in order."""
+    return [entry[1] for op in job.get("ops") or [] for entry in (op or {}).get("reason") or []
+            if isinstance(entry, list) and len(entry) > 1]
+
+
 def job_error_text(job):
     """The error messages of a failed job's opcodes, as one line."""
     texts = []
@@ -194,23 +200,18 @@ class RapiClient:
         return self.get("/2/jobs", {"bulk": 1})
 
     def _find_job_by_reason(self, reason):
-        jobs = self.jobs()
-        for job in jobs or []:
-            for op in job.get("ops") or []:
-                for entry in (op or {}).get("reason") or []:
-                    if len(entry) > 1 and entry[1] == reason:
-                        return job.get("id")
+        for job in self.jobs() or []:
+            if reason in reason_trail(job):
+                return job.get("id")
         return None
 
     def unfinished_jobs(self, reason_prefix):
         """Ids of queued or running jobs whose reason trail starts with `reason_prefix`."""
         found = []
-        for job in self.get("/2/jobs", {"bulk": 1}) or []:
+        for job in self.jobs() or []:
             if job.get("status") in FINAL_JOB_STATUSES:
                 continue
-            reasons = [entry[1] for op in job.get("ops") or [] for entry in
-                       (op or {}).get("reason") or [] if len(entry) > 1]
-            if any(isinstance(r, str) and r.startswith(reason_prefix) for r in reasons):
+            if any(isinstance(r, str) and r.startswith(reason_prefix) for r in reason_trail(job)):
                 found.append(job.get("id"))
         return found
 

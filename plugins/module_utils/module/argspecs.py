@@ -4,7 +4,8 @@
 """Every module option, declared once; a module picks the groups it takes.
 
 Each group matches one doc fragment: data_file (data_source), data_source
-(data_source and data_source.model), rapi, balance_options, plans, execution.  Numeric options are declared as option tables (type, default,
+(data_source and data_source.model), rapi, balance_options, plans,
+execution.  Numeric options are declared as option tables (type, default,
 valid range), so the same declaration builds the spec and checks the values.
 """
 

@@ -192,9 +192,10 @@ def summary(report):
         return "%s: %s" % (what, report["iallocator_result"]["info"])
     text = "%s: %d instance(s) to move in %d job(s)" % (
         what, len(report["moves"]), len(report["jobs"]))
-    if report["failed_instances"]:
-        text += ", %d cannot be moved (%s)" % (
-            len(report["failed_instances"]), ", ".join(f["instance"] for f in report["failed_instances"]))
+    failed = report["failed_instances"]
+    if failed:
+        text += ", %d cannot be moved (%s)" % (len(failed),
+                                                ", ".join(f["instance"] for f in failed))
     if report["drain_nodes"]:
         text += "; drains %s first" % ", ".join(report["drain_nodes"])
     return text

@@ -29,9 +29,13 @@ class Request:
         self.required_nodes = required_nodes
 
 
+def _carrying(items, name, names_of):
+    return [item for item in items if name in names_of(item)]
+
+
 def find_one(items, name, names_of):
     """hail's lookup: exactly one item must carry `name` among its names."""
-    found = [item for item in items if name in names_of(item)]
+    found = _carrying(items, name, names_of)
     if len(found) != 1:
         raise LookupFailure("Wrong number of elems found with name %s" % name)
     return found[0]
@@ -39,7 +43,7 @@ def find_one(items, name, names_of):
 
 def _named(items, name, names_of, what):
     """A module option's name lookup: as hail's, with a message for people."""
-    found = [item for item in items if name in names_of(item)]
+    found = _carrying(items, name, names_of)
     if not found:
         raise LookupFailure("unknown %s %s" % (what, name))
     if len(found) > 1:
