@@ -194,8 +194,8 @@ def summary(report):
         what, len(report["moves"]), len(report["jobs"]))
     failed = report["failed_instances"]
     if failed:
-        text += ", %d cannot be moved (%s)" % (len(failed),
-                                                ", ".join(f["instance"] for f in failed))
+        names = ", ".join(f["instance"] for f in failed)
+        text += ", %d cannot be moved (%s)" % (len(failed), names)
     if report["drain_nodes"]:
         text += "; drains %s first" % ", ".join(report["drain_nodes"])
     return text
