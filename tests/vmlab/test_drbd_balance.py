@@ -46,7 +46,7 @@ def _opcodes_run(lab, job_ids):
 
 def _check_plan(lab, plan, layout):
     types = {move['move'] for move in plan['moves']}
-    assert 'replace_secondary' in types, plan['moves']
+    assert types <= set(OPCODES), plan['moves']
     assert types & {'failover_and_replace', 'replace_and_failover', 'replace_primary'}
     if len(layout) in EXPECTED_TYPES and len(lab.instances()) == len(layout) \
             and len(lab.nodes()) == 3:
