@@ -26,6 +26,7 @@ author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
   - ganeti.htools.rapi
+  - ganeti.htools.lock_owner
 options:
   name:
     description: The node's name, as Ganeti knows it.
@@ -103,11 +104,11 @@ node:
   description:
     - The node after the run (in check mode, as it would be) - C(name), C(master),
       C(drained), C(offline), C(master_candidate), C(tags), C(live) (its daemon
-      answers the master) and C(group).
+      answers the master), C(group) and C(primary_instances) (names).
   returned: success
   type: dict
   sample: {name: node3, master: false, drained: true, offline: false, master_candidate: false,
-           tags: [reboot], live: true, group: default}
+           tags: [reboot], live: true, group: default, primary_instances: []}
 before:
   description: The node before the run, as RV(node).
   returned: success
@@ -125,6 +126,7 @@ jobs:
 '''
 
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
+from ansible_collections.ganeti.htools.plugins.module_utils.live.lock import require_lock
 from ansible_collections.ganeti.htools.plugins.module_utils.live.node_flags import (
     describe, expected_view, node_changes, node_view, wait_live)
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
@@ -140,6 +142,8 @@ def run(module, client):
     flags, add, remove = node_changes(before, wanted, params["add_tags"], params["remove_tags"])
     result = {"before": before, "node": expected_view(before, flags, add, remove), "jobs": [],
               "changed": bool(flags or add or remove)}
+    if result["changed"]:
+        require_lock(client, params["lock_owner"])
     if module.ansible.check_mode:
         return result
 
@@ -147,11 +151,13 @@ def run(module, client):
         result["jobs"].append(job)
         client.wait_job(job, timeout=params["job_timeout"])
 
+    # tags first: a run that marks the nodes it drains (a rolling reboot) finds
+    # the mark on every node it drained, even if it was interrupted in between
+    if add:
+        wait(client.add_node_tags(before["name"], add, reason=REASON))
     if flags:
         wait(client.modify_node(before["name"], reason=REASON,
                                 auto_promote=params["auto_promote"], **flags))
-    if add:
-        wait(client.add_node_tags(before["name"], add, reason=REASON))
     if remove:
         wait(client.delete_node_tags(before["name"], remove, reason=REASON))
     if params["wait_for_live"]:
@@ -173,6 +179,7 @@ def main():
         wait_for_live=dict(type="bool", default=False),
         wait_timeout=dict(type="int", default=900),
         job_timeout=dict(type="int", default=600),
+        lock_owner=dict(type="str"),
     )
     module = HtoolsModule(argument_spec)
     client = module.client()

@@ -120,6 +120,31 @@ options:
         C(hroller --force). Without it, that is an error.
     type: bool
     default: false
+  nodes:
+    description:
+      - Only plan for these nodes (names as Ganeti knows them); the other filters
+        apply too. Not an C(hroller) option - omitted, the plan is C(hroller)'s.
+    type: list
+    elements: str
+    default: []
+  exclude_node_tags:
+    description:
+      - Leave out nodes that carry one of these tags. Not an C(hroller) option.
+    type: list
+    elements: str
+    default: []
+  run_id:
+    description:
+      - The id of a rolling-reboot run that goes wave by wave (the
+        C(ganeti.htools.rolling_reboot) role), 1-40 letters, digits and C(. _ @ + -).
+        Not an C(hroller) option.
+      - Nodes that this run has rebooted or skipped (tags
+        C(ganeti.htools:rebooted:RUN_ID), C(ganeti.htools:skipped:RUN_ID)) are left out,
+        and RV(run) reports the run's progress. While nodes are tagged
+        C(ganeti.htools:rolling:RUN_ID) (a wave in progress, perhaps interrupted),
+        nothing is planned - that wave is finished first. When no node is left, the
+        plan is empty instead of an error.
+    type: str
 attributes:
   check_mode:
     description: Returns the plan; nothing is ever executed, in either mode.
@@ -290,6 +315,13 @@ data_warnings:
   returned: success
   type: list
   elements: str
+run:
+  description:
+    - With O(run_id) - the run's C(id) and the nodes it has marked, C(rolling) (its
+      current wave), C(rebooted) and C(skipped); otherwise C(null).
+  returned: success
+  type: dict
+  sample: {id: kernel-2026-11, rolling: [], rebooted: [node2], skipped: []}
 plan:
   description:
     - The plan as one self-contained object - the moves and jobsets, the options, the

@@ -103,7 +103,7 @@ class ClusterLock:
         locks = self._locks()
         live = [lk for lk in locks if lk[2] > now and lk[1] != self.owner]
         if live and not force:
-            raise LockHeld(_held_message(live[0], now))
+            raise LockHeld(held_message(live[0], now))
         stale = [lk[0] for lk in locks if lk[2] <= now or force]
         if stale:   # locks whose holder did not release them in time, or forced
             self._run(self.client.delete_cluster_tags, stale, "takeover")
@@ -121,12 +121,15 @@ class ClusterLock:
         waits = int(settle / self.poll) if self.poll > 0 else 0
         while True:
             now = int(self.clock())
-            rivals = sorted(lk[0] for lk in self._locks() if lk[2] > now and lk[0] != tag)
+            # another tag of the same owner is this run's own (a lock held across
+            # several modules), never a rival
+            rivals = sorted(lk[0] for lk in self._locks()
+                            if lk[2] > now and lk[0] != tag and lk[1] != self.owner)
             if not rivals:
                 return self
             if rivals[0] < tag or waits <= 0:
                 self.release()
-                raise LockHeld(_held_message((rivals[0],) + parse(rivals[0]), now))
+                raise LockHeld(held_message((rivals[0],) + parse(rivals[0]), now))
             waits -= 1
             self.sleep(self.poll)
 
@@ -144,7 +147,40 @@ class ClusterLock:
         return False
 
 
-def _held_message(lock, now):
+def valid_owner(owner):
+    """`owner` if it can name a lock (tag-safe, no colon), else a clear error."""
+    if not owner or _UNSAFE.search(owner) or len(owner) > 60:
+        raise HtoolsError("lock owner %r: use 1-60 letters, digits and . _ @ + -" % (owner,))
+    return owner
+
+
+def live_locks(tags, now):
+    """[(tag, owner, expiry)] of the lock tags among `tags` that have not expired."""
+    found = []
+    for tag in tags:
+        parsed = parse(tag)
+        if parsed and parsed[1] > now:
+            found.append((tag, parsed[0], parsed[1]))
+    return found
+
+
+def require_lock(client, owner=None, clock=time.time):
+    """Refuse a change while another run holds the cluster lock.
+
+    With `owner`, the step runs under that owner's lock (taken by
+    ganeti_lock for a whole run of several modules): the lock must be held
+    by it, and by no one else."""
+    now = int(clock())
+    live = live_locks(client.cluster_tags(), now)
+    others = [lk for lk in live if lk[1] != owner]
+    if others:
+        raise LockHeld(held_message(others[0], now))
+    if owner is not None and not live:
+        raise HtoolsError("the cluster lock of %s is not held (it expired or was released); "
+                          "take it again with ganeti.htools.ganeti_lock" % owner)
+
+
+def held_message(lock, now):
     tag = lock[0]
     owner, taken, expiry = parse_full(tag)
     age = "taken %d seconds ago, " % max(0, now - taken) if taken is not None else ""

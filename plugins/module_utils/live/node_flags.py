@@ -25,6 +25,7 @@ def node_view(node):
         # the node daemon answered the master: live memory data is present
         "live": not offline and node.get("mfree") is not None,
         "group": node.get("group"),
+        "primary_instances": sorted(node.get("pinst_list") or []),
     }
 
 

@@ -16,4 +16,9 @@ ROLLER_OPTIONS = (
     Option("full_evacuation", "bool", False),
     Option("one_step_only", "bool", False),
     Option("force", "bool", False),
+    # Not hroller's: narrow the selection for a run that goes wave by wave
+    # (the rolling_reboot role leaves out the nodes it has done).
+    Option("nodes", "list", (), elements="str"),
+    Option("exclude_node_tags", "list", (), elements="str"),
+    Option("run_id", "str"),
 )

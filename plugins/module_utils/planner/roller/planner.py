@@ -11,11 +11,12 @@ runs anything.
 
 from __future__ import annotations
 
+from ... import run_tags
 from ...backend.detect import load_data_file
 from ...backend.prepare import prepare
 from ..base import Planner
 from .colouring import smallest_colouring
-from .errors import NO_ROOM_NONREDUNDANT, RollerError
+from .errors import NO_GRAPH, NO_ROOM_NONREDUNDANT, RollerError
 from .evacuation import migrate_off, partition_secondaries
 from .graph import build_graph
 from .nonredundant import partition_nonredundant
@@ -63,7 +64,25 @@ def plan_reboots(data, opts):
     master, warnings = find_master(data, flags["force"])
     mark_offline(data, get("offline_nodes", ()))
     group_idx = find_group(data, get("group"))
-    selected = selected_nodes(data, group_idx, flags["node_tags"], flags["skip_non_redundant"])
+    run = flags["run_id"] and run_progress(data, flags["run_id"])
+    names, exclude = flags["nodes"], list(flags["exclude_node_tags"])
+    if run:
+        exclude += [run_tags.mark(what, flags["run_id"]) for what in ("rebooted", "skipped")]
+    if run and run["rolling"]:
+        # A wave in progress (perhaps interrupted) is finished first: plan for
+        # its nodes alone, which this run drained - not offline for the plan
+        # as long as they answer (their live data were loaded).
+        names = run["rolling"]
+        for node in data.nodes:
+            if node.name in names and node.drained and node.t_mem > 0:
+                node.offline = False
+    try:
+        selected = selected_nodes(data, group_idx, flags["node_tags"],
+                                  flags["skip_non_redundant"], names, exclude)
+    except RollerError as err:
+        if run and str(err) == NO_GRAPH:        # every node of the run is done
+            return _report(data, [], master, [], warnings, flags, run)
+        raise
 
     graph = build_graph(data, selected, flags["offline_maintenance"])
     classes, _all = smallest_colouring(graph)
@@ -78,10 +97,17 @@ def plan_reboots(data, opts):
         ordered = ordered[:1]
     text = report_lines([([data.nodes[n].name for n in members], printed_moves(data, state))
                          for members, state in ordered], flags["one_step_only"])
-    return _report(data, ordered, master, text, warnings, flags)
+    return _report(data, ordered, master, text, warnings, flags, run)
 
 
-def _report(data, ordered, master, text, warnings, opts):
+def run_progress(data, run_id):
+    """The run's marks on the nodes; the run id is checked first."""
+    found = run_tags.progress(data.nodes, run_tags.valid_run_id(run_id))
+    found["id"] = run_id
+    return found
+
+
+def _report(data, ordered, master, text, warnings, opts, run=None):
     migrate = opts["full_evacuation"] or not opts["offline_maintenance"]
     moves, jobsets, waves = [], [], []
     master_wave = None
@@ -125,6 +151,7 @@ def _report(data, ordered, master, text, warnings, opts):
         "instances_after": [dict(name=n, pnode=p, snode=s) for n, (p, s) in after.items()],
         "warnings": warnings + list(data.warnings),
         "changed": False,
+        "run": run or None,
     }
 
 

@@ -55,14 +55,25 @@ def has_nonredundant(data, node):
     return any(data.instances[i].template != "drbd" for i in node.p_list)
 
 
-def selected_nodes(data, group_idx, node_tags, skip_non_redundant):
-    """SEL: the online nodes, in index order, that pass every requested filter."""
+def selected_nodes(data, group_idx, node_tags, skip_non_redundant, names=(),
+                   exclude_tags=()):
+    """SEL: the online nodes, in index order, that pass every requested filter.
+
+    `names` and `exclude_tags` are ours, not hroller's: only these nodes, and
+    none that carries one of these tags."""
     tags = set(node_tags or ())
+    unknown = sorted(set(names) - {n.name for n in data.nodes})
+    if unknown:
+        raise RollerError("unknown node(s) selected: %s" % ", ".join(unknown))
+    wanted = set(names)
+    excluded = set(exclude_tags)
     chosen = [n.idx for n in data.nodes
               if not n.offline
               and (not skip_non_redundant or not has_nonredundant(data, n))
               and (not node_tags or tags.intersection(n.tags))
-              and (group_idx is None or n.group == group_idx)]
+              and (group_idx is None or n.group == group_idx)
+              and (not wanted or n.name in wanted)
+              and not excluded.intersection(n.tags)]
     if not chosen:
         raise RollerError(NO_GRAPH)
     return chosen

@@ -1,0 +1,260 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+---
+module: ganeti_instance_migrate
+short_description: Migrate every primary instance off Ganeti nodes, and back again later
+version_added: 0.1.0
+description:
+  - O(away_from) empties nodes of primary instances before maintenance - DRBD
+    instances migrate to their secondary, instances on shared storage (C(sharedfile),
+    C(rbd), C(ext), C(blockdev), C(diskless)) to the node O(targets) names for them,
+    as a plan of M(ganeti.htools.ganeti_rolling_reboot) gives it. Stopped instances
+    are failed over instead (nothing runs that could migrate).
+  - Plain and file instances cannot move over RAPI; when one is on the nodes (unless
+    O(keep_non_redundant)), or a DRBD secondary or a target is among the nodes too,
+    the module fails before anything moves, naming every such instance.
+  - With O(run_id), each node first gets a tag per instance taken off it,
+    C(ganeti.htools:away:RUN_ID:INSTANCE). O(back_to) then migrates exactly those
+    instances back to their node and removes the tags - also after an interrupted
+    run, from the tags alone. Instances already home are left alone, so both
+    directions are idempotent.
+  - All migrations are submitted at once (Ganeti's node locks order them) and
+    waited for; a failed one fails the task, listing what moved and what did not.
+author:
+  - Ganeti htools collection contributors (@ganeti-htools)
+extends_documentation_fragment:
+  - ganeti.htools.rapi
+  - ganeti.htools.lock_owner
+options:
+  away_from:
+    description: Nodes to take every primary instance off.
+    type: list
+    elements: str
+  targets:
+    description:
+      - Target node per instance (instance name to node name), for instances that do
+        not simply migrate to their DRBD secondary.
+    type: dict
+    default: {}
+  keep_non_redundant:
+    description:
+      - With O(away_from) - instances without a DRBD secondary and without a target in
+        O(targets) stay where they are and go down with their node, as
+        C(hroller --ignore-non-redundant) plans it. They are listed in RV(staying).
+    type: bool
+    default: false
+  back_to:
+    description: Nodes to bring back the instances that O(run_id) took off them. Needs O(run_id).
+    type: list
+    elements: str
+  run_id:
+    description:
+      - Name of the run (1-40 letters, digits and C(. _ @ + -)) under which the moves
+        away are recorded in node tags.
+    type: str
+  migration_mode:
+    description: C(live) or C(non-live); omitted - the instance's hypervisor default.
+    type: str
+    choices: [live, non-live]
+  job_timeout:
+    description: Seconds to wait for each migration job.
+    type: int
+    default: 1800
+attributes:
+  check_mode:
+    description: Reports the migrations it would submit; nothing is changed.
+    support: full
+  diff_mode:
+    description: Not applicable.
+    support: none
+seealso:
+  - module: ganeti.htools.ganeti_rolling_reboot
+  - module: ganeti.htools.ganeti_node
+'''
+
+EXAMPLES = r'''
+- name: Take every instance off node3, remembering them
+  ganeti.htools.ganeti_instance_migrate:
+    away_from: [node3]
+    run_id: kernel-2026-11
+  register: away
+
+- name: Bring them back after the maintenance
+  ganeti.htools.ganeti_instance_migrate:
+    back_to: [node3]
+    run_id: kernel-2026-11
+
+- name: Empty the nodes of a reboot wave, shared-storage instances where the plan says
+  ganeti.htools.ganeti_instance_migrate:
+    away_from: "{{ reboot.waves[0].nodes }}"
+    targets: "{{ reboot.moves | items2dict(key_name='instance', value_name='new_primary') }}"
+'''
+
+RETURN = r'''
+moves:
+  description:
+    - The migrations submitted (in check mode, that would be), each with C(instance),
+      C(from), C(to), C(target_node) (what RAPI was told; C(null) for DRBD, which
+      goes to its secondary), C(template), C(action) (C(migrate) or C(failover)) and,
+      when run, C(job) and C(status).
+  returned: success
+  type: list
+  elements: dict
+  sample: [{instance: web1, from: node3, to: node1, target_node: null, template: drbd,
+            action: migrate, job: 812, status: success}]
+staying:
+  description: The instances left on the O(away_from) nodes (O(keep_non_redundant)).
+  returned: success
+  type: list
+  elements: str
+tags_removed:
+  description: Per node, the C(away) tags removed after bringing the instances back.
+  returned: success
+  type: dict
+summary:
+  description: What moved (or would), in one line.
+  returned: always
+  type: str
+  sample: "2 instance(s) migrated: web1 node3->node1, db2 node3->node2"
+'''
+
+from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
+from ansible_collections.ganeti.htools.plugins.module_utils import run_tags
+from ansible_collections.ganeti.htools.plugins.module_utils.live import migrations
+from ansible_collections.ganeti.htools.plugins.module_utils.live.lock import require_lock
+from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
+from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
+
+REASON = "ganeti.htools:ganeti_instance_migrate"
+
+
+def _known_nodes(client, names):
+    nodes = {n["name"]: n for n in client.nodes()}
+    unknown = sorted(set(names) - set(nodes))
+    if unknown:
+        raise HtoolsError("unknown node(s): %s" % ", ".join(unknown))
+    return nodes
+
+
+def _run_all(client, moves, params):
+    """Submit every move, wait for each; the failed ones as (move, error)."""
+    for move in moves:
+        move["job"] = migrations.submit(client, move, REASON, params["migration_mode"])
+    failed = []
+    for move in moves:
+        try:
+            client.wait_job(move["job"], timeout=params["job_timeout"])
+            move["status"] = "success"
+        except HtoolsError as err:
+            move["status"] = "failed"
+            failed.append((move, str(err)))
+    return failed
+
+
+def _fail_moves(module, failed, result):
+    module.fail("%d of %d migration(s) failed: %s" % (
+        len(failed), len(result["moves"]),
+        "; ".join("%s %s->%s: %s" % (m["instance"], m["from"], m["to"], e) for m, e in failed)),
+        **result)
+
+
+def away(module, client):
+    params = module.params
+    nodes = _known_nodes(client, params["away_from"])
+    instances = {i["name"]: i for i in client.instances()}
+    moves, staying = migrations.migrations_away(instances, params["away_from"],
+                                                params["targets"], params["keep_non_redundant"])
+    result = {"moves": moves, "staying": staying, "tags_removed": {}, "changed": bool(moves),
+              "summary": migrations.describe(moves, "to migrate" if module.ansible.check_mode
+                                             else "migrated")}
+    if not moves:
+        return result
+    require_lock(client, params["lock_owner"])
+    if module.ansible.check_mode:
+        return result
+    if params["run_id"]:      # remember first: a run interrupted later still knows
+        by_node = {}
+        for move in moves:
+            by_node.setdefault(move["from"], []).append(
+                run_tags.away_tag(params["run_id"], move["instance"]))
+        for node, tags in sorted(by_node.items()):
+            new = [t for t in tags if t not in (nodes[node].get("tags") or [])]
+            if new:
+                client.wait_job(client.add_node_tags(node, new, reason=REASON),
+                                timeout=params["job_timeout"])
+    failed = _run_all(client, moves, params)
+    if failed:
+        _fail_moves(module, failed, result)
+    leaving = set(params["away_from"])
+    left = sorted(i["name"] for i in client.instances()
+                  if i["pnode"] in leaving and i["name"] not in staying)
+    if left:
+        module.fail("%s still hold primary instances after the migrations: %s"
+                    % (", ".join(params["away_from"]), ", ".join(left)), **result)
+    return result
+
+
+def back(module, client):
+    params = module.params
+    if not params["run_id"]:
+        raise HtoolsError("back_to needs the run_id the instances were taken away under")
+    nodes = _known_nodes(client, params["back_to"])
+    instances = {i["name"]: i for i in client.instances()}
+    node_tags = {n: nodes[n].get("tags") or [] for n in params["back_to"]}
+    moves, drop = migrations.migrations_back(instances, node_tags, params["run_id"])
+    result = {"moves": moves, "staying": [], "tags_removed": drop,
+              "changed": bool(moves or drop),
+              "summary": migrations.describe(moves, "to migrate back" if module.ansible.check_mode
+                                             else "migrated back")}
+    if not result["changed"]:
+        return result
+    require_lock(client, params["lock_owner"])
+    if module.ansible.check_mode:
+        return result
+    failed = _run_all(client, moves, params)
+    # forget only the instances that are home now
+    stuck = {run_tags.away_tag(params["run_id"], m["instance"]) for m, _ in failed}
+    for node, tags in sorted(drop.items()):
+        gone = [t for t in tags if t not in stuck]
+        drop[node] = gone
+        if gone:
+            client.wait_job(client.delete_node_tags(node, gone, reason=REASON),
+                            timeout=params["job_timeout"])
+    if failed:
+        _fail_moves(module, failed, result)
+    return result
+
+
+def main():
+    argument_spec = argspecs.combine(
+        argspecs.rapi(),
+        away_from=dict(type="list", elements="str"),
+        targets=dict(type="dict", default={}),
+        keep_non_redundant=dict(type="bool", default=False),
+        back_to=dict(type="list", elements="str"),
+        run_id=dict(type="str"),
+        migration_mode=dict(type="str", choices=["live", "non-live"]),
+        job_timeout=dict(type="int", default=1800),
+        lock_owner=dict(type="str"),
+    )
+    module = HtoolsModule(argument_spec, mutually_exclusive=[("away_from", "back_to")],
+                          required_one_of=[("away_from", "back_to")])
+    client = module.client()
+    try:
+        if module.params["run_id"] is not None:
+            run_tags.valid_run_id(module.params["run_id"])
+        result = (away if module.params["away_from"] is not None else back)(module, client)
+    except HtoolsError as err:
+        module.fail(err, summary="nothing migrated: %s" % err)
+    module.ansible.exit_json(**result)
+
+
+if __name__ == "__main__":
+    main()
