@@ -159,6 +159,9 @@ def _run_all(client, moves, params):
 
 
 def _fail_moves(module, failed, result):
+    done = [m for m in result["moves"] if m.get("status") == "success"]
+    result["summary"] = "%d of %d migration(s) failed; %s" % (
+        len(failed), len(result["moves"]), migrations.describe(done))
     module.fail("%d of %d migration(s) failed: %s" % (
         len(failed), len(result["moves"]),
         "; ".join("%s %s->%s: %s" % (m["instance"], m["from"], m["to"], e) for m, e in failed)),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 
 from ..backend.rapi_json import load_rapi
 from .lock import is_lock_tag
@@ -22,8 +23,22 @@ class Snapshot:
         self.groups = groups
 
     @classmethod
-    def read(cls, client):
-        return cls(client.info(), client.nodes(), client.instances(), client.groups())
+    def read(cls, client, retries=3, wait=5.0, sleep=time.sleep):
+        """One read of the cluster.  A node whose daemon did not answer the
+        master in time (a busy node, one just rebooted) shows no live data for
+        a moment: read again, a few times, before the model refuses it."""
+        for attempt in range(retries + 1):
+            snapshot = cls(client.info(), client.nodes(), client.instances(), client.groups())
+            if not snapshot.silent_nodes() or attempt == retries:
+                return snapshot
+            sleep(wait)
+        return snapshot
+
+    def silent_nodes(self):
+        """Online VM-capable nodes without live data (their memory is unknown)."""
+        return [n.get("name") for n in self.nodes
+                if not n.get("offline") and n.get("vm_capable", True)
+                and n.get("mtotal") is None]
 
     def to_data(self, source=None):
         return load_rapi(self.info, self.nodes, self.instances, self.groups,
