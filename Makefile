@@ -7,7 +7,7 @@
 #   make vmlab     tests on a Ganeti cluster of QEMU VMs: real DRBD, LVM and
 #                  reboots (tests/vmlab), as root
 #
-# Sub-targets: venv deps hbal unit integration vmlab sanity lint build clean distclean.
+# Sub-targets: venv deps hbal unit integration molecule vmlab sanity lint build clean distclean.
 # Only `hbal` (and so `test` and `unit`) may need root: it apt-installs
 # ganeti-htools-3.0 when the real hbal is missing.  `integration` needs root:
 # its lab (tests/lab/up.sh) apt-installs Ganeti and builds an isolated network
@@ -49,7 +49,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
 
-.PHONY: help example test deps venv hbal link unit integration vmlab sanity lint build clean distclean
+.PHONY: help example test deps venv hbal link unit integration molecule vmlab sanity lint build clean distclean
 
 help:
 	@echo "make example   plan a balance (check mode) of playbooks/files/example.data"
@@ -141,6 +141,15 @@ integration: deps link
 	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \
 	fi
 	HTOOLS_REQUIRE_LAB=1 $(BIN)/pytest tests/integration $(INTEGRATION_ARGS)
+	$(MAKE) --no-print-directory molecule
+
+# The rolling_reboot role's molecule scenario: its create/destroy bring up and
+# tear down a lab of its own (4 nodes, namespace htools-molecule, port 5390).
+molecule: deps link
+	@if [ "$$(id -u)" != 0 ]; then \
+	  echo "error: the molecule scenario needs root (it brings up the lab)" >&2; exit 1; \
+	fi
+	cd roles/rolling_reboot && PATH=$(abspath $(BIN)):$$PATH molecule test
 
 # A Ganeti cluster of 3 QEMU virtual machines (Debian's kernel: real DRBD, LVM
 # and reboots) in an isolated network namespace, reached on 127.0.0.1 only:

@@ -1,0 +1,66 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""ganeti_rolling_reboot's run_id, nodes and exclude_node_tags (ours, not hroller's):
+what the rolling_reboot role relies on to go wave by wave and to resume."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.errors import RollerError
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import (
+    plan_reboots)
+
+DATA = os.path.join(os.path.dirname(__file__), '..', '..', '..', 'data', 'spec', 'c142.data')
+
+
+def plan(tags=None, drained=(), **opts):
+    data, _fmt = load_data_file(DATA)
+    for node in data.nodes:
+        node.tags = list((tags or {}).get(node.name, ()))
+        if node.name in drained:        # as the RAPI loader models a drained node
+            node.drained, node.offline = True, True
+    return plan_reboots(data, dict(force=True, **opts))
+
+
+def test_without_the_extensions_the_plan_is_hrollers():
+    assert plan()['reboot_groups'] == plan(run_id='r1')['reboot_groups']
+    assert plan()['run'] is None
+
+
+def test_a_run_leaves_out_what_it_rebooted_or_skipped():
+    first = plan(run_id='r1')['reboot_groups']
+    done = first[0]
+    later = plan({n: ['ganeti.htools:rebooted:r1'] for n in done[:-1]}
+                 | {done[-1]: ['ganeti.htools:skipped:r1']}, run_id='r1')
+    assert not set(done) & set(sum(later['reboot_groups'], []))
+    assert later['run']['rebooted'] == done[:-1] and later['run']['skipped'] == done[-1:]
+    # another run's marks do not count
+    assert plan({n: ['ganeti.htools:rebooted:r2'] for n in done}, run_id='r1')['reboot_groups'] \
+        == first
+
+
+def test_when_every_node_is_done_the_plan_is_empty_not_an_error():
+    names = sum(plan()['reboot_groups'], [])
+    everything = {n: ['ganeti.htools:rebooted:r1'] for n in names}
+    assert plan(everything, run_id='r1')['reboot_groups'] == []
+    with pytest.raises(RollerError, match='Cannot create node graph'):
+        plan(everything, exclude_node_tags=['ganeti.htools:rebooted:r1'])
+
+
+def test_a_wave_in_progress_is_planned_alone_although_drained():
+    first = plan()['reboot_groups'][0]
+    rolling = {n: ['ganeti.htools:rolling:r1'] for n in first}
+    resumed = plan(rolling, drained=first, run_id='r1')
+    assert resumed['run']['rolling'] == first
+    assert sorted(sum(resumed['reboot_groups'], [])) == sorted(first)
+
+
+def test_nodes_narrow_the_selection_and_unknown_ones_are_named():
+    assert plan(nodes=['node1', 'node3'])['reboot_groups'] == [['node1', 'node3']]
+    with pytest.raises(RollerError, match='unknown node.*nodeX'):
+        plan(nodes=['node1', 'nodeX'])
