@@ -35,7 +35,8 @@ def valid_run_id(run_id):
 
 def mark(what, run_id):
     """The tag marking a node as `what` (one of MARKS) for `run_id`."""
-    assert what in MARKS, what
+    if what not in MARKS:
+        raise HtoolsError("unknown run mark %r" % (what,))
     return "%s%s:%s" % (PREFIX, what, run_id)
 
 

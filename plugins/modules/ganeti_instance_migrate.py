@@ -223,7 +223,7 @@ def back(module, client):
         return result
     failed = _run_all(client, moves, params)
     # forget only the instances that are home now
-    stuck = {run_tags.away_tag(params["run_id"], m["instance"]) for m, _ in failed}
+    stuck = {run_tags.away_tag(params["run_id"], m["instance"]) for m, _error in failed}
     for node, tags in sorted(drop.items()):
         gone = [t for t in tags if t not in stuck]
         drop[node] = gone

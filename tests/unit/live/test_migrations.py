@@ -33,7 +33,7 @@ def test_drbd_goes_to_its_secondary_shared_storage_to_its_target():
 
 
 def test_a_stopped_instance_is_failed_over():
-    moves, _ = migrations_away(cluster(inst("d1", "drbd", "n2", ["n3"], state="down")), ["n2"])
+    moves, _staying = migrations_away(cluster(inst("d1", "drbd", "n2", ["n3"], state="down")), ["n2"])
     assert moves[0]["action"] == "failover"
 
 
