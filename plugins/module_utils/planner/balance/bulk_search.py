@@ -29,6 +29,7 @@ import math
 from ...deps import numpy as np
 
 from .loop import Candidate, instance_moves, search_exhaustive, victims
+from .move_rows import MoveRows
 from ...model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
 from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, MOVE_KINDS,
                      REPLACE_AND_FAILOVER, REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move,
@@ -47,7 +48,7 @@ BLOCK = 16384
 # Node rows per exact-scoring chunk (candidates x nodes).
 EXACT_CHUNK = 65536
 # Candidates re-scored exactly per batch.
-EXACT_PICKS = 256
+EXACT_PICKS = 4096
 
 N_METRICS = len(METRICS)
 MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
@@ -751,25 +752,48 @@ class ExactScorer:
         return scores
 
     def _scores(self, changes):
-        c = len(changes)
-        mat = np.repeat(self.base[None, :, :], c, axis=0)
-        maps = []
-        for r, changed in enumerate(changes):
-            delta_maps = []
+        rows, sigs = [], []
+        for changed in changes:
+            sig = []
             for idx, node in changed.items():
                 g = self.pos.get(idx)
-                if g is None:
-                    continue
-                vals = node_values(node)
-                mat[r, g, :] = [0.0 if k == MAP_POS else v for k, v in enumerate(vals)]
-                delta_maps.append((g, node.instance_map))
-            maps.append(delta_maps)
+                if g is not None:
+                    sig.append((g, len(rows)))
+                    rows.append(node_values(node))
+            sigs.append(sig)
+        return self._score_signatures(sigs, rows)
+
+    def score_signatures(self, signatures, rows):
+        """Exact scores of candidates named by ((position, row id), ...) signatures."""
+        self.scored += len(signatures)
+        if not self.online.any():
+            return [0.0] * len(signatures)
+        step = max(1, EXACT_CHUNK // max(1, len(self.nodes)))
+        scores = []
+        for start in range(0, len(signatures), step):
+            scores.extend(self._score_signatures(signatures[start:start + step], rows))
+        return scores
+
+    def _score_signatures(self, signatures, rows):
+        c = len(signatures)
+        mat = np.repeat(self.base[None, :, :], c, axis=0)
+        cand, pos, rid = [], [], []
+        for r, sig in enumerate(signatures):
+            for g, row in sig:
+                cand.append(r)
+                pos.append(g)
+                rid.append(row)
+        if rid:
+            uniq, inverse = np.unique(np.array(rid), return_inverse=True)
+            numeric = self._numeric(rows, uniq.tolist())
+            mat[np.array(cand), np.array(pos), :] = numeric[inverse]
         on = mat[:, self.online, :]
         off = mat[:, ~self.online, :]
         score = np.zeros(c)
         for k, (_name, weight, stat, which) in enumerate(METRICS):
             if stat == MAP:
-                value = np.array([self.map_stat(d) for d in maps])
+                value = np.array([self.map_stat([(g, rows[row][MAP_POS]) for g, row in sig])
+                                  for sig in signatures])
             elif stat == SUM:
                 cols = on[:, :, k] if which == ONLINE else off[:, :, k]
                 value = np.cumsum(cols, axis=1)[:, -1] if cols.shape[1] else np.zeros(c)
@@ -781,6 +805,12 @@ class ExactScorer:
                 value = np.sqrt(np.cumsum(dev * dev, axis=1)[:, -1] / count)
             score = score + weight * value
         return [float(x) for x in score]
+
+    @staticmethod
+    def _numeric(rows, ids):
+        """The rows `ids` as a float matrix (the map column as 0.0)."""
+        return np.array([[0.0 if k == MAP_POS else float(v) for k, v in enumerate(rows[i])]
+                         for i in ids], dtype=np.float64).reshape(len(ids), N_METRICS)
 
     def map_stat(self, delta_maps):
         """The map statistic with the maps of some nodes replaced.
@@ -944,7 +974,8 @@ def _choose(state, opts, scorer, pool, exact_pool, tolerance):
     Every candidate whose approximate score could hide an exact score at or
     below the best exact score found is re-scored exactly.
     """
-    best = None                                   # (score, rank, key, result)
+    best = None                                   # (score, rank, key, result or None)
+    rows = MoveRows(state.nodes, scorer.pos, opts.force)
     for entry in exact_pool:
         best = _pick(best, entry)
     arrays = pool.arrays()
@@ -961,26 +992,31 @@ def _choose(state, opts, scorer, pool, exact_pool, tolerance):
             upto = int(np.searchsorted(sorted_approx, limit, side="right"))
             picks = order[done:upto]
             done = max(done, upto)
-            # In chunks: exact ties can make thousands of picks, and each
-            # tried move holds node copies.
+            # Each pick is named by the rows it gives the nodes it touches;
+            # picks with the same rows score alike and are scored once.
             for start in range(0, len(picks), EXACT_PICKS):
-                tried = []
-                for j in picks[start:start + EXACT_PICKS]:
+                chunk = picks[start:start + EXACT_PICKS]
+                keys, ids, unique = [], [], {}
+                for j in chunk:
                     key = (int(inst[j]), MOVE_CODES[move[j]], int(target[j]))
-                    result = apply_move(state.nodes, state.instances[key[0]], key[1], key[2],
-                                        opts.force)
-                    if isinstance(result, str):
-                        raise _Disagreement("%r: %s" % (key, result))
-                    tried.append((int(rank[j]), key, result))
-                scores = scorer.scores([t[2][0] for t in tried])
-                for (rk, key, result), score in zip(tried, scores):
-                    best = _pick(best, (score, rk, key, result))
+                    sig = rows.signature(state.instances[key[0]], key[1], key[2])
+                    if isinstance(sig, str):
+                        raise _Disagreement("%r: %s" % (key, sig))
+                    keys.append(key)
+                    ids.append(unique.setdefault(sig, len(unique)))
+                scores = scorer.score_signatures(list(unique), rows.rows)
+                for j, key, u in zip(chunk, keys, ids):
+                    best = _pick(best, (scores[u], int(rank[j]), key, None))
             if best is None or best[0] <= bound or done >= len(order):
                 break
             bound = best[0]
     if best is None or not best[0] < state.score:
         return None
     score, rk, key, result = best
+    if result is None:
+        result = apply_move(state.nodes, state.instances[key[0]], key[1], key[2], opts.force)
+        if isinstance(result, str):
+            raise _Disagreement("%r: %s" % (key, result))
     return Candidate(rk, key[0], key[1], key[2], score, result)
 
 
