@@ -68,7 +68,7 @@ def _checking_search(counts):
                 assert [(g, _row(rows.rows[r])) for g, r in sig] == want, where
                 sigs.append(sig)
                 want_scores.append(loop.score_with(state, result[0]))
-        got = scorer.score_signatures(sigs, rows.rows)
+        got = scorer.score_signatures(sigs, rows.rows, rows.map_deltas)
         for g, w in zip(got, want_scores):
             assert g == w or (g != g and w != w)
         counts["candidates"] += len(sigs)

@@ -29,7 +29,7 @@ import math
 from ...deps import numpy as np
 
 from .loop import Candidate, instance_moves, search_exhaustive, victims
-from .move_rows import MoveRows
+from .move_rows import MoveRows, map_delta
 from ...model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
 from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, MOVE_KINDS,
                      REPLACE_AND_FAILOVER, REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move,
@@ -752,29 +752,35 @@ class ExactScorer:
         return scores
 
     def _scores(self, changes):
-        rows, sigs = [], []
+        rows, deltas, sigs = [], [], []
         for changed in changes:
             sig = []
             for idx, node in changed.items():
                 g = self.pos.get(idx)
                 if g is not None:
                     sig.append((g, len(rows)))
-                    rows.append(node_values(node))
+                    values = node_values(node)
+                    rows.append(values)
+                    deltas.append(map_delta(self.rows[g][MAP_POS], values[MAP_POS]))
             sigs.append(sig)
-        return self._score_signatures(sigs, rows)
+        return self._score_signatures(sigs, rows, deltas)
 
-    def score_signatures(self, signatures, rows):
-        """Exact scores of candidates named by ((position, row id), ...) signatures."""
+    def score_signatures(self, signatures, rows, map_deltas):
+        """Exact scores of candidates named by ((position, row id), ...) signatures.
+
+        rows and map_deltas: per row id, the node's metric values and the
+        change of its location-exclusion map (see MoveRows)."""
         self.scored += len(signatures)
         if not self.online.any():
             return [0.0] * len(signatures)
         step = max(1, EXACT_CHUNK // max(1, len(self.nodes)))
         scores = []
         for start in range(0, len(signatures), step):
-            scores.extend(self._score_signatures(signatures[start:start + step], rows))
+            scores.extend(self._score_signatures(signatures[start:start + step], rows,
+                                                 map_deltas))
         return scores
 
-    def _score_signatures(self, signatures, rows):
+    def _score_signatures(self, signatures, rows, map_deltas):
         c = len(signatures)
         mat = np.repeat(self.base[None, :, :], c, axis=0)
         cand, pos, rid = [], [], []
@@ -792,8 +798,7 @@ class ExactScorer:
         score = np.zeros(c)
         for k, (_name, weight, stat, which) in enumerate(METRICS):
             if stat == MAP:
-                value = np.array([self.map_stat([(g, rows[row][MAP_POS]) for g, row in sig])
-                                  for sig in signatures])
+                value = np.array([self.map_stat_of(sig, map_deltas) for sig in signatures])
             elif stat == SUM:
                 cols = on[:, :, k] if which == ONLINE else off[:, :, k]
                 value = np.cumsum(cols, axis=1)[:, -1] if cols.shape[1] else np.zeros(c)
@@ -812,6 +817,19 @@ class ExactScorer:
         return np.array([[0.0 if k == MAP_POS else float(v) for k, v in enumerate(rows[i])]
                          for i in ids], dtype=np.float64).reshape(len(ids), N_METRICS)
 
+    def map_stat_of(self, signature, map_deltas):
+        """The map statistic of a candidate named by its signature."""
+        deltas = [map_deltas[row] for g, row in signature
+                  if self.online[g] and map_deltas[row]]
+        if not deltas:
+            return float(self._base_map_value())
+        change = deltas[0] if len(deltas) == 1 else {}
+        if len(deltas) > 1:
+            for delta in deltas:
+                for key, diff in delta.items():
+                    change[key] = change.get(key, 0) + diff
+        return float(self._map_value(change))
+
     def map_stat(self, delta_maps):
         """The map statistic with the maps of some nodes replaced.
 
@@ -819,15 +837,7 @@ class ExactScorer:
         taken once (base_map) and only the keys of the changed nodes are
         corrected: Σ(count - 1) over keys with a count, exactly.
         """
-        if self.base_map is None:
-            merged = {}
-            for g, row in enumerate(self.rows):
-                if self.online[g]:
-                    for key, count in row[MAP_POS].items():
-                        merged[key] = merged.get(key, 0) + count
-            self.base_map = merged
-            self.base_map_value = sum(merged.values()) - len(merged)
-        base = self.base_map
+        self._base_map_value()
         change = {}
         for g, new_map in delta_maps:
             if not self.online[g]:
@@ -836,13 +846,29 @@ class ExactScorer:
                 change[key] = change.get(key, 0) - count
             for key, count in new_map.items():
                 change[key] = change.get(key, 0) + count
-        value = self.base_map_value
+        return float(self._map_value(change))
+
+    def _base_map_value(self):
+        if self.base_map is None:
+            merged = {}
+            for g, row in enumerate(self.rows):
+                if self.online[g]:
+                    for key, count in row[MAP_POS].items():
+                        merged[key] = merged.get(key, 0) + count
+            self.base_map = merged
+            self.base_map_value = sum(merged.values()) - len(merged)
+        return self.base_map_value
+
+    def _map_value(self, change):
+        """Σ(count - 1) over keys with a count, after adding `change` to the base."""
+        value = self._base_map_value()
+        base = self.base_map
         for key, diff in change.items():
             if diff:
                 old = base.get(key, 0)
                 new = old + diff
                 value += (new - 1 if new > 0 else 0) - (old - 1 if old > 0 else 0)
-        return float(value)
+        return value
 
 
 def search_bulk(state, opts, migrations_only=False):
@@ -975,7 +1001,11 @@ def _choose(state, opts, scorer, pool, exact_pool, tolerance):
     below the best exact score found is re-scored exactly.
     """
     best = None                                   # (score, rank, key, result or None)
-    rows = MoveRows(state.nodes, scorer.pos, opts.force)
+    rows = state.caches.get("move_rows")
+    if rows is None:
+        # Kept between steps: a step changes two or three nodes, and the
+        # transitions of the others stay valid (MoveRows.forget).
+        rows = state.caches["move_rows"] = MoveRows(state.nodes, scorer.pos, opts.force)
     for entry in exact_pool:
         best = _pick(best, entry)
     arrays = pool.arrays()
@@ -995,18 +1025,9 @@ def _choose(state, opts, scorer, pool, exact_pool, tolerance):
             # Each pick is named by the rows it gives the nodes it touches;
             # picks with the same rows score alike and are scored once.
             for start in range(0, len(picks), EXACT_PICKS):
-                chunk = picks[start:start + EXACT_PICKS]
-                keys, ids, unique = [], [], {}
-                for j in chunk:
-                    key = (int(inst[j]), MOVE_CODES[move[j]], int(target[j]))
-                    sig = rows.signature(state.instances[key[0]], key[1], key[2])
-                    if isinstance(sig, str):
-                        raise _Disagreement("%r: %s" % (key, sig))
-                    keys.append(key)
-                    ids.append(unique.setdefault(sig, len(unique)))
-                scores = scorer.score_signatures(list(unique), rows.rows)
-                for j, key, u in zip(chunk, keys, ids):
-                    best = _pick(best, (scores[u], int(rank[j]), key, None))
+                best = _best_of_picks(state, opts, scorer, rows,
+                                      [part[picks[start:start + EXACT_PICKS]]
+                                       for part in (rank, inst, move, target)], best)
             if best is None or best[0] <= bound or done >= len(order):
                 break
             bound = best[0]
@@ -1018,6 +1039,38 @@ def _choose(state, opts, scorer, pool, exact_pool, tolerance):
         if isinstance(result, str):
             raise _Disagreement("%r: %s" % (key, result))
     return Candidate(rk, key[0], key[1], key[2], score, result)
+
+
+def _best_of_picks(state, opts, scorer, rows, picks, best):
+    """The best of `best` and the picks (rank, inst, move, target arrays), exactly.
+
+    Picks moving instances of the same resources between the same nodes in
+    the same way have the same signature: one of each is asked for it.
+    """
+    rank, inst, move, target = picks
+    instances = state.instances
+    profile = rows.profile_ids(inst, instances)
+    nodes = np.array([(instances[i].pnode, instances[i].snode) for i in inst.tolist()],
+                     dtype=np.int64).reshape(-1, 2)
+    keys = np.column_stack([profile, nodes, target, move])
+    _uniq, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    signatures, sig_of_key = {}, []
+    for j in first.tolist():
+        key = (int(inst[j]), MOVE_CODES[move[j]], int(target[j]))
+        sig = rows.signature(instances[key[0]], key[1], key[2])
+        if isinstance(sig, str):
+            raise _Disagreement("%r: %s" % (key, sig))
+        sig_of_key.append(signatures.setdefault(sig, len(signatures)))
+    scores = np.array(scorer.score_signatures(list(signatures), rows.rows, rows.map_deltas),
+                      dtype=np.float64)
+    pick_scores = scores[np.array(sig_of_key, dtype=np.int64)[inverse.reshape(-1)]]
+    valid = ~np.isnan(pick_scores)
+    if not valid.any():
+        return best
+    cand = np.nonzero(valid)[0]
+    j = cand[np.lexsort((rank[cand], pick_scores[cand]))[0]]
+    key = (int(inst[j]), MOVE_CODES[move[j]], int(target[j]))
+    return _pick(best, (float(pick_scores[j]), int(rank[j]), key, None))
 
 
 def _pick(best, entry):

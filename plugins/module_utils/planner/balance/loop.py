@@ -95,6 +95,9 @@ class BalanceState:
         self.group_insts = [i.idx for i in selection.instances]
         self.score = cluster_score(self.group_node_objs())
         self.stats = SearchStats()               # the searches add to it
+        # What a search keeps between steps, by name; each has forget(node
+        # indices), called with the nodes a step changes.
+        self.caches = {}
 
     def group_node_objs(self):
         return [self.nodes[i] for i in self.group_nodes]
@@ -106,6 +109,8 @@ class BalanceState:
         changed, moved, _p, _s = cand.result
         for idx, node in changed.items():
             self.nodes[idx] = node
+        for cache in self.caches.values():
+            cache.forget(changed)
         self.instances[moved.idx] = moved
         self.score = cand.score
 

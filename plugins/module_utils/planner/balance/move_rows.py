@@ -15,10 +15,13 @@ with equal signatures have bit-identical scores.
 
 from __future__ import annotations
 
+from ...deps import numpy as np
 from ...model.node import check_migration
-from ..metrics import node_values
+from ..metrics import METRICS, MAP, node_values
 from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, REPLACE_AND_FAILOVER,
                      REPLACE_PRIMARY, REPLACE_SECONDARY, loc_score)
+
+MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
 
 
 def _profile(inst):
@@ -36,7 +39,9 @@ class MoveRows:
         self.group_pos = group_pos       # node idx -> position in the group
         self.force = force
         self.rows = []                   # row id -> node_values tuple
+        self.map_deltas = []             # row id -> {map key: count change} (MAP metric)
         self._memo = {}                  # transition key -> row id or FailMode
+        self._signatures = {}            # (profile, location score, p, s, target, move) -> sig
         self._profiles = {}              # profile tuple -> small int
         self._inst_profile = {}          # instance idx -> small int
 
@@ -46,6 +51,11 @@ class MoveRows:
             pid = self._profiles.setdefault(_profile(inst), len(self._profiles))
             self._inst_profile[inst.idx] = pid
         return pid
+
+    def profile_ids(self, inst_idx, instances):
+        """The profile ids of the instances `inst_idx` (numpy array), as an array."""
+        ids = [self._prof(instances[i]) for i in inst_idx.tolist()]
+        return np.array(ids, dtype=np.int64)
 
     def _row(self, key, node_idx, steps):
         """The row id of node `node_idx` after `steps` (Node methods), or a FailMode.
@@ -62,12 +72,29 @@ class MoveRows:
                     break
             else:
                 hit = len(self.rows)
-                self.rows.append(node_values(node))
+                values = node_values(node)
+                self.rows.append(values)
+                self.map_deltas.append(map_delta(self.nodes[node_idx].instance_map,
+                                                  values[MAP_POS]))
             self._memo[key] = hit
         return hit
 
+    def forget(self, node_idxs):
+        """Drop what depends on the nodes `node_idxs` (a step changed them)."""
+        gone = set(node_idxs)
+        self._memo = {k: v for k, v in self._memo.items() if k[1] not in gone}
+        self._signatures = {k: v for k, v in self._signatures.items()
+                            if k[2] not in gone and k[3] not in gone and k[4] not in gone}
+
     def signature(self, inst, move, target):
         """((group position, row id), ...) sorted by position, or a FailMode string."""
+        key = (self._prof(inst), inst.location_score, inst.pnode, inst.snode, target, move)
+        sig = self._signatures.get(key)
+        if sig is None:
+            sig = self._signatures[key] = self._signature(inst, move, target)
+        return sig
+
+    def _signature(self, inst, move, target):
         touched = self._touched(inst, move, target)
         if isinstance(touched, str):
             return touched
@@ -153,6 +180,16 @@ class MoveRows:
                              lambda: (("add_sec", (_placed(inst, s, target, loc), s, fp)),))),
             )
         raise ValueError("unknown move %r" % move)
+
+
+def map_delta(old, new):
+    """{key: new count - old count} for the keys whose count changed."""
+    delta = {key: count - old.get(key, 0) for key, count in new.items()
+             if count != old.get(key, 0)}
+    for key, count in old.items():
+        if key not in new:
+            delta[key] = -count
+    return delta
 
 
 def _placed(inst, pnode, snode, location_score=None):
