@@ -30,6 +30,7 @@ from ...deps import numpy as np
 
 from .loop import Candidate, instance_moves, search_exhaustive, victims
 from .move_rows import MoveRows, map_delta
+from .sparse_folds import sequential_sums
 from ...model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
 from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, MOVE_KINDS,
                      REPLACE_AND_FAILOVER, REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move,
@@ -45,10 +46,11 @@ ABS_TOL = 1e-8
 REL_TOL = 1e-10
 # Instances per numpy block: keeps temporaries cache-sized.
 BLOCK = 16384
-# Node rows per exact-scoring chunk (candidates x nodes).
-EXACT_CHUNK = 65536
+# Signatures per exact-scoring batch: the sparse folds work on a few numbers
+# per signature (never candidates x nodes), and large batches share folds.
+EXACT_CHUNK = 1 << 18
 # Candidates re-scored exactly per batch.
-EXACT_PICKS = 4096
+EXACT_PICKS = 1 << 18
 
 N_METRICS = len(METRICS)
 MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
@@ -745,7 +747,7 @@ class ExactScorer:
         if not self.online.any():
             return [0.0] * len(changes)
         # Bounded chunks: many exact ties must not mean one huge matrix.
-        step = max(1, EXACT_CHUNK // max(1, len(self.nodes)))
+        step = EXACT_CHUNK
         scores = []
         for start in range(0, len(changes), step):
             scores.extend(self._scores(changes[start:start + step]))
@@ -773,7 +775,7 @@ class ExactScorer:
         self.scored += len(signatures)
         if not self.online.any():
             return [0.0] * len(signatures)
-        step = max(1, EXACT_CHUNK // max(1, len(self.nodes)))
+        step = EXACT_CHUNK
         scores = []
         for start in range(0, len(signatures), step):
             scores.extend(self._score_signatures(signatures[start:start + step], rows,
@@ -781,33 +783,46 @@ class ExactScorer:
         return scores
 
     def _score_signatures(self, signatures, rows, map_deltas):
+        """hbal's score of each signature: every metric summed in node order
+        (sparse_folds), the weighted metrics added in table order."""
         c = len(signatures)
-        mat = np.repeat(self.base[None, :, :], c, axis=0)
-        cand, pos, rid = [], [], []
+        width = max((len(sig) for sig in signatures), default=0)
+        gpos = np.full((c, max(1, width)), -1, dtype=np.int64)
+        rid = np.zeros((c, max(1, width)), dtype=np.int64)
         for r, sig in enumerate(signatures):
-            for g, row in sig:
-                cand.append(r)
-                pos.append(g)
-                rid.append(row)
-        if rid:
-            uniq, inverse = np.unique(np.array(rid), return_inverse=True)
-            numeric = self._numeric(rows, uniq.tolist())
-            mat[np.array(cand), np.array(pos), :] = numeric[inverse]
-        on = mat[:, self.online, :]
-        off = mat[:, ~self.online, :]
+            for j, (g, row) in enumerate(sig):
+                gpos[r, j] = g
+                rid[r, j] = row
+        present = gpos >= 0
+        if present.any():
+            uniq, inverse = np.unique(rid[present], return_inverse=True)
+            numeric = np.zeros(rid.shape + (N_METRICS,))
+            numeric[present] = self._numeric(rows, uniq.tolist())[inverse.reshape(-1)]
+        else:
+            numeric = np.zeros(rid.shape + (N_METRICS,))
+        on_index = np.cumsum(self.online) - 1
+        off_index = np.cumsum(~self.online) - 1
+        safe = np.where(present, gpos, 0)
+        online_at = present & self.online[safe]
+        offline_at = present & ~self.online[safe]
+        on_base = self.base[self.online]
+        off_base = self.base[~self.online]
+        n_on = float(on_base.shape[0])
         score = np.zeros(c)
         for k, (_name, weight, stat, which) in enumerate(METRICS):
             if stat == MAP:
                 value = np.array([self.map_stat_of(sig, map_deltas) for sig in signatures])
-            elif stat == SUM:
-                cols = on[:, :, k] if which == ONLINE else off[:, :, k]
-                value = np.cumsum(cols, axis=1)[:, -1] if cols.shape[1] else np.zeros(c)
+            elif which == ONLINE:
+                pos, val = _changes(on_base[:, k], np.where(online_at, on_index[safe], -1),
+                                    numeric[:, :, k])
+                value = sequential_sums(on_base[:, k], pos, val)
+                if stat == STDDEV:
+                    mean = value / n_on
+                    value = np.sqrt(sequential_sums(on_base[:, k], pos, val, mean) / n_on)
             else:
-                cols = on[:, :, k]
-                count = float(cols.shape[1])
-                mean = np.cumsum(cols, axis=1)[:, -1] / count
-                dev = cols - mean[:, None]
-                value = np.sqrt(np.cumsum(dev * dev, axis=1)[:, -1] / count)
+                pos, val = _changes(off_base[:, k], np.where(offline_at, off_index[safe], -1),
+                                    numeric[:, :, k])
+                value = sequential_sums(off_base[:, k], pos, val)
             score = score + weight * value
         return [float(x) for x in score]
 
@@ -869,6 +884,19 @@ class ExactScorer:
                 new = old + diff
                 value += (new - 1 if new > 0 else 0) - (old - 1 if old > 0 else 0)
         return value
+
+
+def _changes(base, pos, val):
+    """The (pos, val) of each row that really change `base`, ascending, -1 padded
+    at the end: a node whose value stays bit-identical is no change."""
+    if not base.size:
+        return np.full(pos.shape, -1, dtype=np.int64), np.zeros(pos.shape)
+    safe = np.where(pos >= 0, pos, 0)
+    real = (pos >= 0) & ~(val == base[safe])
+    order = np.argsort(np.where(real, pos, np.iinfo(np.int64).max), axis=1, kind="stable")
+    pos = np.take_along_axis(np.where(real, pos, -1), order, axis=1)
+    val = np.ascontiguousarray(np.take_along_axis(np.where(real, val, 0.0), order, axis=1))
+    return pos, val
 
 
 def search_bulk(state, opts, migrations_only=False):
