@@ -14,6 +14,7 @@ import math
 import os
 import sys
 
+import numpy as np
 import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import bulk_search
@@ -22,7 +23,8 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance impo
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.move_rows import (
     MoveRows)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.metrics import node_values
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.moves import apply_move
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.moves import (
+    MOVE_KINDS, apply_move)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "bench"))
@@ -50,29 +52,39 @@ def _checking_search(counts):
     """search_exhaustive, after checking every candidate of the step with MoveRows."""
     def search(state, opts, migrations_only=False):
         pos = {idx: g for g, idx in enumerate(state.group_nodes)}
-        rows = MoveRows(state.nodes, pos, opts.force)
+        rows = MoveRows(state.nodes, state.group_nodes, opts.force)
+        nd = bulk_search._Nodes(state.group_node_objs())
         scorer = bulk_search.ExactScorer(state.group_node_objs())
         online = state.online()
-        sigs, want_scores = [], []
-        for inst in loop.victims(state, opts):
-            for move, target in loop.instance_moves(state, inst, online, opts):
+        cands = [(inst, move, target) for inst in loop.victims(state, opts)
+                 if inst.snode in pos or inst.snode < 0
+                 for move, target in loop.instance_moves(state, inst, online, opts)]
+        if cands:
+            positions, row_ids, failed = rows.signatures(
+                nd, state.instances, np.array([c[0].idx for c in cands], dtype=np.int64),
+                np.array([MOVE_KINDS.index(c[1]) for c in cands], dtype=np.int64),
+                np.array([c[2] for c in cands], dtype=np.int64))
+            tried, want_scores = [], []
+            for j, (inst, move, target) in enumerate(cands):
                 result = apply_move(state.nodes, inst, move, target, opts.force)
-                sig = rows.signature(inst, move, target)
                 where = (inst.name, move, target)
                 if isinstance(result, str):
-                    assert isinstance(sig, str), where
+                    assert failed[j], where
                     continue
-                assert not isinstance(sig, str), (where, sig)
+                assert failed[j] is None, (where, failed[j])
                 want = sorted((pos[i], _row(node_values(n)))
                               for i, n in result[0].items() if i in pos)
-                assert [(g, _row(rows.rows[r])) for g, r in sig] == want, where
-                sigs.append(sig)
+                got = [(g, _row(rows.rows[r])) for g, r in zip(positions[j], row_ids[j])
+                       if g >= 0]
+                assert got == want, where
+                tried.append(j)
                 want_scores.append(loop.score_with(state, result[0]))
-        got = scorer.score_signatures(sigs, rows.rows, rows.map_deltas)
-        for g, w in zip(got, want_scores):
-            assert g == w or (g != g and w != w)
-        counts["candidates"] += len(sigs)
-        counts["rows"] += len(rows.rows)
+            got = scorer.score_signatures(positions[tried], row_ids[tried], rows.rows,
+                                          rows.map_deltas)
+            for g, w in zip(got.tolist(), want_scores):
+                assert g == w or (g != g and w != w)
+            counts["candidates"] += len(tried)
+            counts["rows"] += len(rows.rows)
         return loop.search_exhaustive(state, opts, migrations_only)
     return search
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.sparse_folds import (
-    sequential_sums, unique_rows)
+    _unique_rows_sorted, sequential_sums, unique_rows)
 
 SPECIAL = (math.nan, math.inf, -math.inf, 0.0, -0.0)
 
@@ -87,3 +87,16 @@ def test_unique_rows():
     first, inverse = unique_rows(keys)
     assert (keys[first][inverse] == keys).all()
     assert len({tuple(row) for row in keys.tolist()}) == first.size
+
+
+def test_unique_rows_survives_hash_collisions(monkeypatch):
+    from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import sparse_folds
+    keys = np.array([[1, 2], [3, 4], [1, 2], [5, 6]], dtype=np.int64)
+    # every row hashes alike: the sorted fallback must still tell them apart
+    monkeypatch.setattr(sparse_folds, "_MIX", (np.uint64(0),))
+    monkeypatch.setattr(np, "unique", lambda a, **kw: (np.zeros(1), np.zeros(1, dtype=np.int64),
+                                                       np.zeros(a.size, dtype=np.int64)))
+    first, inverse = unique_rows(keys)
+    assert (keys[first][inverse] == keys).all() and first.size == 3
+    first2, _inverse2 = _unique_rows_sorted(keys)
+    assert first2.size == 3

@@ -14,8 +14,11 @@ Here every candidate of a step is scored at once with numpy:
    a move touches (O(1) per candidate).
 3. Those scores are approximate in the last bits, and hbal's choice depends on
    exact ties, so every candidate within a small tolerance of the best is
-   re-scored exactly (scalar move, sequential sums in node order) and the
-   earliest in hbal's enumeration order among the exact minima wins.
+   re-scored exactly and the earliest in hbal's enumeration order among the
+   exact minima wins.  Exact scores come from the rows the touched nodes end
+   with (move_rows: each distinct node transition runs once, with the scalar
+   Node methods) and sums in node order over many candidates at once
+   (sparse_folds); candidates with the same signature are scored once.
 
 Instances with rare features (forthcoming, exclusion or desired-location
 tags, exclusive storage in the group) are tried with the scalar model and
@@ -30,7 +33,7 @@ from ...deps import numpy as np
 
 from .loop import Candidate, instance_moves, search_exhaustive, victims
 from .move_rows import MoveRows, map_delta
-from .sparse_folds import sequential_sums
+from .sparse_folds import sequential_sums, unique_rows
 from ...model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
 from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, MOVE_KINDS,
                      REPLACE_AND_FAILOVER, REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move,
@@ -53,6 +56,8 @@ EXACT_CHUNK = 1 << 18
 EXACT_PICKS = 1 << 18
 
 N_METRICS = len(METRICS)
+# ExactScorer.location_class of nodes without and with several location tags.
+NO_LOCATION, MANY_LOCATIONS = -1, -2
 MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
 
 
@@ -740,6 +745,14 @@ class ExactScorer:
         self.scored = 0          # candidates scored (SearchStats.exact_scored)
         self.base_map = None     # merged maps of the online nodes (map_stat)
         self.base_map_value = 0
+        # Per node: its location tag's number, NO_LOCATION or MANY_LOCATIONS
+        # (whose maps may share keys with any other node's).
+        tags = sorted({t for n in group_nodes for t in n.location_tags})
+        number = {t: k for k, t in enumerate(tags)}
+        self.location_class = np.array(
+            [NO_LOCATION if not n.location_tags else
+             number[next(iter(n.location_tags))] if len(n.location_tags) == 1 else
+             MANY_LOCATIONS for n in group_nodes], dtype=np.int64)
 
     def scores(self, changes):
         """changes: list of {node idx: Node}; returns exact scores (list of float)."""
@@ -754,52 +767,47 @@ class ExactScorer:
         return scores
 
     def _scores(self, changes):
-        rows, deltas, sigs = [], [], []
-        for changed in changes:
+        rows, deltas = [], []
+        width = max((len(c) for c in changes), default=0)
+        positions = np.full((len(changes), max(1, width)), -1, dtype=np.int64)
+        row_ids = np.full(positions.shape, -1, dtype=np.int64)
+        for r, changed in enumerate(changes):
             sig = []
             for idx, node in changed.items():
                 g = self.pos.get(idx)
                 if g is not None:
-                    sig.append((g, len(rows)))
                     values = node_values(node)
+                    sig.append((g, len(rows)))
                     rows.append(values)
                     deltas.append(map_delta(self.rows[g][MAP_POS], values[MAP_POS]))
-            sigs.append(sig)
-        return self._score_signatures(sigs, rows, deltas)
+            for j, (g, row) in enumerate(sorted(sig)):
+                positions[r, j] = g
+                row_ids[r, j] = row
+        return [float(x) for x in self._score_signatures(positions, row_ids, rows, deltas)]
 
-    def score_signatures(self, signatures, rows, map_deltas):
-        """Exact scores of candidates named by ((position, row id), ...) signatures.
-
-        rows and map_deltas: per row id, the node's metric values and the
-        change of its location-exclusion map (see MoveRows)."""
-        self.scored += len(signatures)
+    def score_signatures(self, positions, row_ids, rows, map_deltas):
+        """Exact scores (array) of candidates named by signatures: per candidate
+        the group positions it changes (ascending, -1 padded) and the ids of
+        the rows they take.  rows and map_deltas: per row id, the node's
+        metric values and the change of its location-exclusion map."""
+        c = positions.shape[0]
+        self.scored += c
         if not self.online.any():
-            return [0.0] * len(signatures)
-        step = EXACT_CHUNK
-        scores = []
-        for start in range(0, len(signatures), step):
-            scores.extend(self._score_signatures(signatures[start:start + step], rows,
-                                                 map_deltas))
-        return scores
+            return np.zeros(c)
+        parts = [self._score_signatures(positions[start:start + EXACT_CHUNK],
+                                        row_ids[start:start + EXACT_CHUNK], rows, map_deltas)
+                 for start in range(0, c, EXACT_CHUNK)]
+        return np.concatenate(parts) if parts else np.zeros(0)
 
-    def _score_signatures(self, signatures, rows, map_deltas):
+    def _score_signatures(self, gpos, rid, rows, map_deltas):
         """hbal's score of each signature: every metric summed in node order
         (sparse_folds), the weighted metrics added in table order."""
-        c = len(signatures)
-        width = max((len(sig) for sig in signatures), default=0)
-        gpos = np.full((c, max(1, width)), -1, dtype=np.int64)
-        rid = np.zeros((c, max(1, width)), dtype=np.int64)
-        for r, sig in enumerate(signatures):
-            for j, (g, row) in enumerate(sig):
-                gpos[r, j] = g
-                rid[r, j] = row
+        c = gpos.shape[0]
         present = gpos >= 0
+        numeric = np.zeros(rid.shape + (N_METRICS,))
         if present.any():
             uniq, inverse = np.unique(rid[present], return_inverse=True)
-            numeric = np.zeros(rid.shape + (N_METRICS,))
             numeric[present] = self._numeric(rows, uniq.tolist())[inverse.reshape(-1)]
-        else:
-            numeric = np.zeros(rid.shape + (N_METRICS,))
         on_index = np.cumsum(self.online) - 1
         off_index = np.cumsum(~self.online) - 1
         safe = np.where(present, gpos, 0)
@@ -811,7 +819,7 @@ class ExactScorer:
         score = np.zeros(c)
         for k, (_name, weight, stat, which) in enumerate(METRICS):
             if stat == MAP:
-                value = np.array([self.map_stat_of(sig, map_deltas) for sig in signatures])
+                value = self._map_stats(gpos, rid, online_at, map_deltas)
             elif which == ONLINE:
                 pos, val = _changes(on_base[:, k], np.where(online_at, on_index[safe], -1),
                                     numeric[:, :, k])
@@ -824,26 +832,54 @@ class ExactScorer:
                                     numeric[:, :, k])
                 value = sequential_sums(off_base[:, k], pos, val)
             score = score + weight * value
-        return [float(x) for x in score]
+        return score
+
+    def _map_stats(self, gpos, rid, online_at, map_deltas):
+        """The map statistic per signature.
+
+        A node's map only has keys of its own locations, so the changes of
+        nodes that share no location touch different keys and simply add up:
+        each changing row's own effect is computed once.  Candidates whose
+        changing nodes may share a location are computed key by key (once per
+        distinct set of rows)."""
+        present = gpos >= 0
+        changing = online_at.copy()
+        changing[present] &= self._delta_flags(rid[present], map_deltas)
+        base = float(self._base_map_value())
+        if not changing.any():
+            return np.full(gpos.shape[0], base)
+        rows = np.unique(rid[changing])
+        solo = np.zeros(int(rows.max()) + 1)
+        for row in rows.tolist():
+            solo[row] = float(self._map_value(map_deltas[row])) - base
+        value = base + np.where(changing, solo[np.where(changing, rid, 0)], 0.0).sum(axis=1)
+        loc = np.where(changing, self.location_class[np.where(present, gpos, 0)],
+                       -10 - np.arange(gpos.shape[1]))
+        shared = (loc == MANY_LOCATIONS).any(axis=1)
+        for a in range(loc.shape[1]):
+            for b in range(a + 1, loc.shape[1]):
+                shared |= loc[:, a] == loc[:, b]
+        if shared.any():
+            rows_at = np.nonzero(shared)[0]
+            keys = np.where(changing[rows_at], rid[rows_at], -1)
+            first, inverse = unique_rows(keys)
+            exact = np.empty(first.size)
+            for u, row in enumerate(keys[first].tolist()):
+                exact[u] = float(self._map_value(_merged([map_deltas[x] for x in row if x >= 0])))
+            value[rows_at] = exact[inverse]
+        return value
+
+    @staticmethod
+    def _delta_flags(row_ids, map_deltas):
+        """Per row id: whether its map changes."""
+        flags = np.array([bool(d) for d in map_deltas], dtype=bool)
+        return flags[row_ids]
 
     @staticmethod
     def _numeric(rows, ids):
         """The rows `ids` as a float matrix (the map column as 0.0)."""
         return np.array([[0.0 if k == MAP_POS else float(v) for k, v in enumerate(rows[i])]
                          for i in ids], dtype=np.float64).reshape(len(ids), N_METRICS)
-
-    def map_stat_of(self, signature, map_deltas):
-        """The map statistic of a candidate named by its signature."""
-        deltas = [map_deltas[row] for g, row in signature
-                  if self.online[g] and map_deltas[row]]
-        if not deltas:
-            return float(self._base_map_value())
-        change = deltas[0] if len(deltas) == 1 else {}
-        if len(deltas) > 1:
-            for delta in deltas:
-                for key, diff in delta.items():
-                    change[key] = change.get(key, 0) + diff
-        return float(self._map_value(change))
 
     def map_stat(self, delta_maps):
         """The map statistic with the maps of some nodes replaced.
@@ -884,6 +920,16 @@ class ExactScorer:
                 new = old + diff
                 value += (new - 1 if new > 0 else 0) - (old - 1 if old > 0 else 0)
         return value
+
+
+def _merged(deltas):
+    if len(deltas) == 1:
+        return deltas[0]
+    change = {}
+    for delta in deltas:
+        for key, diff in delta.items():
+            change[key] = change.get(key, 0) + diff
+    return change
 
 
 def _changes(base, pos, val):
@@ -944,7 +990,7 @@ def search_bulk(state, opts, migrations_only=False):
         pool.keep_moves((FAILOVER, FAILOVER_TO_ANY))
         exact_pool = [e for e in exact_pool if e[2][1] in (FAILOVER, FAILOVER_TO_ANY)]
     try:
-        return _choose(state, opts, scorer, pool, exact_pool, pool.band / 2)
+        return _choose(state, opts, scorer, nd, pool, exact_pool, pool.band / 2)
     except _Disagreement:
         # Never expected (tests assert none); the reference search is always right.
         state.stats.fallbacks += 1
@@ -1022,7 +1068,7 @@ class _Disagreement(Exception):
     """The bulk evaluation accepted a move the scalar model rejects."""
 
 
-def _choose(state, opts, scorer, pool, exact_pool, tolerance):
+def _choose(state, opts, scorer, nd, pool, exact_pool, tolerance):
     """Exact decision among the approximately best candidates.
 
     Every candidate whose approximate score could hide an exact score at or
@@ -1033,7 +1079,7 @@ def _choose(state, opts, scorer, pool, exact_pool, tolerance):
     if rows is None:
         # Kept between steps: a step changes two or three nodes, and the
         # transitions of the others stay valid (MoveRows.forget).
-        rows = state.caches["move_rows"] = MoveRows(state.nodes, scorer.pos, opts.force)
+        rows = state.caches["move_rows"] = MoveRows(state.nodes, state.group_nodes, opts.force)
     for entry in exact_pool:
         best = _pick(best, entry)
     arrays = pool.arrays()
@@ -1053,7 +1099,7 @@ def _choose(state, opts, scorer, pool, exact_pool, tolerance):
             # Each pick is named by the rows it gives the nodes it touches;
             # picks with the same rows score alike and are scored once.
             for start in range(0, len(picks), EXACT_PICKS):
-                best = _best_of_picks(state, opts, scorer, rows,
+                best = _best_of_picks(state, opts, scorer, rows, nd,
                                       [part[picks[start:start + EXACT_PICKS]]
                                        for part in (rank, inst, move, target)], best)
             if best is None or best[0] <= bound or done >= len(order):
@@ -1069,29 +1115,22 @@ def _choose(state, opts, scorer, pool, exact_pool, tolerance):
     return Candidate(rk, key[0], key[1], key[2], score, result)
 
 
-def _best_of_picks(state, opts, scorer, rows, picks, best):
+def _best_of_picks(state, opts, scorer, rows, nd, picks, best):
     """The best of `best` and the picks (rank, inst, move, target arrays), exactly.
 
-    Picks moving instances of the same resources between the same nodes in
-    the same way have the same signature: one of each is asked for it.
+    Picks that change the same nodes into the same rows (MoveRows) have the
+    same score: each distinct signature is scored once.
     """
     rank, inst, move, target = picks
-    instances = state.instances
-    profile = rows.profile_ids(inst, instances)
-    nodes = np.array([(instances[i].pnode, instances[i].snode) for i in inst.tolist()],
-                     dtype=np.int64).reshape(-1, 2)
-    keys = np.column_stack([profile, nodes, target, move])
-    _uniq, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-    signatures, sig_of_key = {}, []
-    for j in first.tolist():
-        key = (int(inst[j]), MOVE_CODES[move[j]], int(target[j]))
-        sig = rows.signature(instances[key[0]], key[1], key[2])
-        if isinstance(sig, str):
-            raise _Disagreement("%r: %s" % (key, sig))
-        sig_of_key.append(signatures.setdefault(sig, len(signatures)))
-    scores = np.array(scorer.score_signatures(list(signatures), rows.rows, rows.map_deltas),
-                      dtype=np.float64)
-    pick_scores = scores[np.array(sig_of_key, dtype=np.int64)[inverse.reshape(-1)]]
+    positions, row_ids, failed = rows.signatures(nd, state.instances, inst, move, target)
+    for j, fail in enumerate(failed):
+        if fail:
+            key = (int(inst[j]), MOVE_CODES[move[j]], int(target[j]))
+            raise _Disagreement("%r: %s" % (key, fail))
+    first, inverse = unique_rows(np.concatenate([positions, row_ids], axis=1))
+    scores = scorer.score_signatures(positions[first], row_ids[first], rows.rows,
+                                     rows.map_deltas)
+    pick_scores = scores[inverse]
     valid = ~np.isnan(pick_scores)
     if not valid.any():
         return best

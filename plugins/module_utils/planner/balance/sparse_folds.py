@@ -119,11 +119,34 @@ def _fold(base, start, state, means, upto, squared):
 
 def unique_rows(keys):
     """(first, inverse) for the distinct rows of an int64 matrix: keys[first] are
-    the distinct rows and keys[first][inverse] == keys.  (np.unique(axis=0)
-    sorts a structured view, several times slower than this lexsort.)"""
+    the distinct rows (in no particular order) and keys[first][inverse] == keys.
+
+    Rows are hashed to one int64 and the hashes sorted; hash collisions are
+    detected and then the rows are sorted column by column instead."""
+    keys = np.ascontiguousarray(keys, dtype=np.int64)
     m = keys.shape[0]
     if m == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    mixed = np.zeros(m, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for col in range(keys.shape[1]):
+            mixed ^= keys[:, col].view(np.uint64) + _MIX[col % len(_MIX)]
+            mixed *= np.uint64(0x9E3779B97F4A7C15)
+            mixed ^= mixed >> np.uint64(29)
+    _hashes, first, inverse = np.unique(mixed, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    if (keys[first][inverse] == keys).all():
+        return first, inverse
+    return _unique_rows_sorted(keys)
+
+
+_MIX = tuple(np.uint64(x) for x in (0x243F6A8885A308D3, 0x13198A2E03707344,
+                                     0xA4093822299F31D0, 0x082EFA98EC4E6C89,
+                                     0x452821E638D01377, 0xBE5466CF34E90C6C))
+
+
+def _unique_rows_sorted(keys):
+    m = keys.shape[0]
     order = np.lexsort(keys.T[::-1])
     ordered = keys[order]
     new = np.ones(m, dtype=bool)
