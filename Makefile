@@ -116,11 +116,18 @@ example: venv link
 
 # ---------------------------------------------------------------- tests
 
+# As root, the vm lab boots in the background while the namespace-lab tests run
+# (they mostly wait on Ganeti), and its tests then use it (HTOOLS_VMLAB_REUSE);
+# it is torn down afterwards, also when they fail.
 test: deps
 	$(MAKE) --no-print-directory unit
 	@if [ "$$(id -u)" = 0 ]; then \
-	  $(MAKE) --no-print-directory integration; \
-	  $(MAKE) --no-print-directory vmlab; \
+	  tests/vmlab/boot.sh start || exit 1; \
+	  $(MAKE) --no-print-directory integration || { tests/vmlab/boot.sh stop; tests/vmlab/down.sh; exit 1; }; \
+	  tests/vmlab/boot.sh wait || { tests/vmlab/down.sh; exit 1; }; \
+	  HTOOLS_VMLAB_REUSE=1 $(MAKE) --no-print-directory vmlab; rc=$$?; \
+	  VMLAB_KEEP_LOGS=$${HTOOLS_VMLAB_LOGS:-} tests/vmlab/down.sh >/dev/null || rc=1; \
+	  [ $$rc = 0 ] || exit $$rc; \
 	else \
 	  echo "== make test: integration and vm lab tests NOT run (they need root: sudo make integration vmlab)"; \
 	fi

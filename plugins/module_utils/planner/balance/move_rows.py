@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from ...deps import numpy as np
 from ..metrics import METRICS, MAP, node_values
-from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, REPLACE_AND_FAILOVER,
-                     REPLACE_PRIMARY, REPLACE_SECONDARY)
+from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, MOVE_KINDS,
+                     REPLACE_AND_FAILOVER, REPLACE_PRIMARY, REPLACE_SECONDARY)
 from .sparse_folds import unique_rows
 
 MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
@@ -106,7 +106,6 @@ class MoveRows:
         Returns (positions, rows, failed): (m, 3) group positions ascending
         with -1 padding, the (m, 3) row ids at those positions, and per
         candidate the FailMode of a move apply_move would refuse, or None."""
-        from ..moves import MOVE_KINDS
         m = inst.size
         objs = {i: instances[i] for i in np.unique(inst).tolist()}
         lookup = {i: k for k, i in enumerate(objs)}
