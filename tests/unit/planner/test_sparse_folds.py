@@ -47,8 +47,11 @@ def _same(a, b):
     return a == b and math.copysign(1.0, a) == math.copysign(1.0, b) or (a != a and b != b)
 
 
+@pytest.mark.parametrize("dense", [False, True], ids=["sparse", "dense"])
 @pytest.mark.parametrize("seed", range(40))
-def test_sums_are_those_of_the_plain_loop(seed):
+def test_sums_are_those_of_the_plain_loop(seed, dense, monkeypatch):
+    from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import sparse_folds
+    monkeypatch.setattr(sparse_folds, "DENSE_LIMIT", 1 << 40 if dense else 0)
     rnd = random.Random(seed)
     shape = ("few", "special", "random")[seed % 3]
     n = rnd.randint(1, 80)

@@ -22,6 +22,11 @@ from __future__ import annotations
 from ...deps import numpy as np
 
 
+# Below this many numbers (rows x vector length), writing the vectors out is
+# cheaper than folding them sparsely.
+DENSE_LIMIT = 1 << 21
+
+
 def sequential_sums(base, pos, val, mean=None):
     """For each row r: the left-to-right float sum of `base` with base[pos[r, j]]
     replaced by val[r, j], or with `mean`: of (x - mean[r]) ** 2 over that vector.
@@ -44,7 +49,21 @@ def _dedup_sums(base, pos, val, mean):
     # Rows with the same changes (and mean) have the same sum: one of each.
     first, inverse = unique_rows(np.column_stack([pos, val.view(np.int64),
                                                   means.view(np.int64)]))
-    return _sums(base, pos[first], val[first], means[first], squared)[inverse]
+    sums = _dense_sums if first.size * base.size <= DENSE_LIMIT else _sums
+    return sums(base, pos[first], val[first], means[first], squared)[inverse]
+
+
+def _dense_sums(base, pos, val, means, squared):
+    """The same sums for a small batch: every changed vector written out and
+    summed with numpy's cumulative sum, which adds left to right."""
+    m, n = pos.shape[0], base.size
+    matrix = np.repeat(base[None, :], m, axis=0)
+    rows, cols = np.nonzero(pos >= 0)
+    matrix[rows, pos[rows, cols]] = val[rows, cols]
+    if squared:
+        matrix = matrix - means[:, None]
+        matrix = matrix * matrix
+    return np.cumsum(matrix, axis=1)[:, n - 1]
 
 
 def _sums(base, pos, val, means, squared):
