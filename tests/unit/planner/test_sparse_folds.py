@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.sparse_folds import (
-    _unique_rows_sorted, sequential_sums, unique_rows)
+    _unique_rows_sorted, deviation_sums, sequential_sums, unique_rows)
 
 SPECIAL = (math.nan, math.inf, -math.inf, 0.0, -0.0)
 
@@ -77,6 +77,9 @@ def test_sums_are_those_of_the_plain_loop(seed, dense, monkeypatch):
     squares = sequential_sums(np.array(base), pos, val, means)
     want2 = [_plain(v, mean) for v, mean in zip(vectors, means.tolist())]
     assert all(_same(float(g), w) for g, w in zip(squares, want2))
+    totals, squares = deviation_sums(np.array(base), pos, val)
+    assert all(_same(float(g), w) for g, w in zip(totals, want))
+    assert all(_same(float(g), w) for g, w in zip(squares, want2))
 
 
 def test_no_rows_and_empty_base():
@@ -96,9 +99,8 @@ def test_unique_rows_survives_hash_collisions(monkeypatch):
     from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import sparse_folds
     keys = np.array([[1, 2], [3, 4], [1, 2], [5, 6]], dtype=np.int64)
     # every row hashes alike: the sorted fallback must still tell them apart
-    monkeypatch.setattr(sparse_folds, "_MIX", (np.uint64(0),))
-    monkeypatch.setattr(np, "unique", lambda a, **kw: (np.zeros(1), np.zeros(1, dtype=np.int64),
-                                                       np.zeros(a.size, dtype=np.int64)))
+    monkeypatch.setattr(sparse_folds, "_row_hashes",
+                        lambda keys: np.zeros(keys.shape[0], dtype=np.uint64))
     first, inverse = unique_rows(keys)
     assert (keys[first][inverse] == keys).all() and first.size == 3
     first2, _inverse2 = _unique_rows_sorted(keys)

@@ -33,7 +33,7 @@ from ...deps import numpy as np
 
 from .loop import Candidate, instance_moves, search_exhaustive, victims
 from .move_rows import MoveRows, map_delta
-from .sparse_folds import sequential_sums, unique_rows
+from .sparse_folds import deviation_sums, sequential_sums, unique_rows
 from ...model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
 from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, MOVE_KINDS,
                      REPLACE_AND_FAILOVER, REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move,
@@ -823,10 +823,11 @@ class ExactScorer:
             elif which == ONLINE:
                 pos, val = _changes(on_base[:, k], np.where(online_at, on_index[safe], -1),
                                     numeric[:, :, k])
-                value = sequential_sums(on_base[:, k], pos, val)
                 if stat == STDDEV:
-                    mean = value / n_on
-                    value = np.sqrt(sequential_sums(on_base[:, k], pos, val, mean) / n_on)
+                    _total, squares = deviation_sums(on_base[:, k], pos, val)
+                    value = np.sqrt(squares / n_on)
+                else:
+                    value = sequential_sums(on_base[:, k], pos, val)
             else:
                 pos, val = _changes(off_base[:, k], np.where(offline_at, off_index[safe], -1),
                                     numeric[:, :, k])

@@ -43,6 +43,25 @@ def sequential_sums(base, pos, val, mean=None):
         return _dedup_sums(base, pos, val, mean)
 
 
+def deviation_sums(base, pos, val):
+    """(sums, sums of squared deviations from each row's mean) of the same
+    changed vectors, as two sequential_sums calls give them, deduplicated once:
+    rows with the same changes have the same mean."""
+    base = np.asarray(base, dtype=np.float64)
+    m = pos.shape[0]
+    if not base.size or not m:
+        return np.zeros(m), np.zeros(m)
+    with np.errstate(all="ignore"):
+        first, inverse = unique_rows(np.column_stack([pos, val.view(np.int64)]))
+        pos, val = pos[first], val[first]
+        zeros = np.zeros(first.size)
+        sums = _dense_sums if first.size * base.size <= DENSE_LIMIT else _sums
+        total = sums(base, pos, val, zeros, False)
+        mean = total / float(base.size)
+        squares = sums(base, pos, val, mean, True)
+    return total[inverse], squares[inverse]
+
+
 def _dedup_sums(base, pos, val, mean):
     squared = mean is not None
     means = np.asarray(mean, dtype=np.float64) if squared else np.zeros(pos.shape[0])
@@ -146,17 +165,27 @@ def unique_rows(keys):
     m = keys.shape[0]
     if m == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    mixed = np.zeros(m, dtype=np.uint64)
+    mixed = _row_hashes(keys)
+    order = np.argsort(mixed)
+    ordered = mixed[order]
+    new = np.ones(m, dtype=bool)
+    new[1:] = ordered[1:] != ordered[:-1]
+    inverse = np.empty(m, dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    first = order[new]
+    if (keys[first][inverse] == keys).all():
+        return first, inverse
+    return _unique_rows_sorted(keys)
+
+
+def _row_hashes(keys):
+    mixed = np.zeros(keys.shape[0], dtype=np.uint64)
     with np.errstate(over="ignore"):
         for col in range(keys.shape[1]):
             mixed ^= keys[:, col].view(np.uint64) + _MIX[col % len(_MIX)]
             mixed *= np.uint64(0x9E3779B97F4A7C15)
             mixed ^= mixed >> np.uint64(29)
-    _hashes, first, inverse = np.unique(mixed, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    if (keys[first][inverse] == keys).all():
-        return first, inverse
-    return _unique_rows_sorted(keys)
+    return mixed
 
 
 _MIX = tuple(np.uint64(x) for x in (0x243F6A8885A308D3, 0x13198A2E03707344,
