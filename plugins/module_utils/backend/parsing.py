@@ -93,6 +93,9 @@ class FieldReader:
 
 def parse_int_text(text):
     """An integer as Haskell reads it, or None; absurd magnitudes count as bad."""
+    if text.isascii() and text.isdigit() and len(text) <= 16:     # the common case, fast
+        number = int(text)
+        return number if number <= LIMIT else None
     if not _INT_RE.match(text) or len(text.strip().lstrip("-")) > 16:
         return None
     number = int(text)

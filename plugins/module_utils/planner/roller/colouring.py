@@ -14,11 +14,13 @@ The orders:
 
 A colouring looks at each edge a constant number of times (the colours
 around a vertex when it is coloured; the keys of its neighbours after), and
-the dynamic orders add one C-level `max` over the uncoloured vertices per
-step, instead of hroller's rescans of every neighbourhood per step.
+the dynamic orders keep the uncoloured vertices in a heap, instead of
+hroller's rescans of every neighbourhood per step.
 """
 
 from __future__ import annotations
+
+import heapq
 
 
 def _rank(graph):
@@ -47,6 +49,31 @@ def colour_lf(graph):
     return colour
 
 
+def _dynamic_order(size, key):
+    """Pop the uncoloured vertex with the largest key; `raise_key(u, amount)` after.
+
+    Keys only grow and are unique (they end in the vertex's rank), so a heap
+    with a fresh entry per raise, skipping stale ones, gives the same order
+    as a max() over the uncoloured vertices at every step, in O(E log V)."""
+    heap = [(-k, pos) for pos, k in enumerate(key)]
+    heapq.heapify(heap)
+    done = [False] * size
+
+    def pop():
+        while True:
+            k, pos = heapq.heappop(heap)
+            if not done[pos] and -k == key[pos]:
+                done[pos] = True
+                return pos
+
+    def raise_key(u, amount):
+        key[u] += amount
+        if not done[u]:
+            heapq.heappush(heap, (-key[u], u))
+
+    return pop, raise_key
+
+
 def colour_dsatur(graph):
     """Colours by offset, in Dsatur order."""
     size = len(graph.degree)
@@ -54,17 +81,15 @@ def colour_dsatur(graph):
     seen = [set() for _unused in range(size)]
     neighbours = graph.neighbours
     # (distinct colours, degree, index) as one integer per vertex
-    key = _rank(graph)[1]
-    remaining = list(range(size))
-    while remaining:
-        pos = max(remaining, key=key.__getitem__)
-        remaining.remove(pos)
+    pop, raise_key = _dynamic_order(size, _rank(graph)[1])
+    for _step in range(size):
+        pos = pop()
         c = colour[pos] = _first_free(seen[pos])
         for u in neighbours[pos]:
             useen = seen[u]
             if c not in useen:
                 useen.add(c)
-                key[u] += size
+                raise_key(u, size)
     return colour
 
 
@@ -74,15 +99,12 @@ def colour_dcolor(graph):
     colour = [-1] * size
     neighbours = graph.neighbours
     # (coloured neighbour entries, degree, index) as one integer per vertex
-    key = _rank(graph)[1]
-    steps = [[m * size for m in mults] for mults in graph.multiplicity]
-    remaining = list(range(size))
-    while remaining:
-        pos = max(remaining, key=key.__getitem__)
-        remaining.remove(pos)
+    pop, raise_key = _dynamic_order(size, _rank(graph)[1])
+    for _step in range(size):
+        pos = pop()
         colour[pos] = _first_free(set(map(colour.__getitem__, neighbours[pos])))
-        for u, step in zip(neighbours[pos], steps[pos]):
-            key[u] += step
+        for u, mult in zip(neighbours[pos], graph.multiplicity[pos]):
+            raise_key(u, mult * size)
     return colour
 
 
