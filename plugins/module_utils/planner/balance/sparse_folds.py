@@ -182,15 +182,15 @@ def _row_hashes(keys):
     mixed = np.zeros(keys.shape[0], dtype=np.uint64)
     with np.errstate(over="ignore"):
         for col in range(keys.shape[1]):
-            mixed ^= keys[:, col].view(np.uint64) + _MIX[col % len(_MIX)]
+            mixed ^= keys[:, col].view(np.uint64) + np.uint64(_MIX[col % len(_MIX)])
             mixed *= np.uint64(0x9E3779B97F4A7C15)
             mixed ^= mixed >> np.uint64(29)
     return mixed
 
 
-_MIX = tuple(np.uint64(x) for x in (0x243F6A8885A308D3, 0x13198A2E03707344,
-                                     0xA4093822299F31D0, 0x082EFA98EC4E6C89,
-                                     0x452821E638D01377, 0xBE5466CF34E90C6C))
+# Per-column offsets of the row hash (plain ints: numpy may be missing at import).
+_MIX = (0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0,
+        0x082EFA98EC4E6C89, 0x452821E638D01377, 0xBE5466CF34E90C6C)
 
 
 def _unique_rows_sorted(keys):
