@@ -124,8 +124,11 @@ command -v unshare >/dev/null || need+=(util-linux)
 if (( ${#need[@]} )); then
   say "installing ${need[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null \
-    || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null; }
+  # another lab may be installing at the same time: wait for dpkg's lock
+  apt=(apt-get -o DPkg::Lock::Timeout=600)
+  "${apt[@]}" install -y -q --no-install-recommends "${need[@]}" >/dev/null \
+    || { "${apt[@]}" update -q >/dev/null \
+         && "${apt[@]}" install -y -q --no-install-recommends "${need[@]}" >/dev/null; }
 fi
 say "packages present"
 

@@ -139,8 +139,11 @@ host_packages() {
   (( ${#need[@]} )) || return 0
   say "installing ${need[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null \
-    || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null; }
+  # another lab may be installing at the same time: wait for dpkg's lock
+  local apt=(apt-get -o DPkg::Lock::Timeout=600)
+  "${apt[@]}" install -y -q --no-install-recommends "${need[@]}" >/dev/null \
+    || { "${apt[@]}" update -q >/dev/null \
+         && "${apt[@]}" install -y -q --no-install-recommends "${need[@]}" >/dev/null; }
 }
 
 # Keys of this lab only: one root key (the host's and the nodes' way in) and
