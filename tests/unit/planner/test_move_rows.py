@@ -120,3 +120,15 @@ def test_symmetric_candidates_share_rows(nodes, seed, per_node, sharing, tmp_pat
     # identical nodes and instances: far fewer distinct rows than candidates
     if sharing:
         assert checked["rows"] * sharing < checked["candidates"]
+
+
+def test_dropping_kept_rows_changes_no_plan(tmp_path, htools_balance, monkeypatch):
+    """Beyond ROW_LIMIT the kept transitions are dropped between steps: same plan."""
+    from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import move_rows
+    plan_balance = htools_balance[0]
+    data = tmp_path / "sym.data"
+    data.write_text(generate(16, 4, rack_size=4), encoding="utf-8")
+    kept = plan_balance(str(data), max_length=4)["step_lines"]
+    monkeypatch.setattr(move_rows, "ROW_LIMIT", 0)
+    assert plan_balance(str(data), max_length=4)["step_lines"] == kept
+    assert len(kept) == 4

@@ -32,6 +32,8 @@ MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
 # Columns of a transition key.
 KIND, NODE, PROFILE, LOC_OLD, LOC_NEW, PARTNER, AMOUNT, FLAG = range(8)
 NO_ROW = -1
+# Rows kept between steps at most; beyond, they are all dropped at the next step.
+ROW_LIMIT = 1 << 20
 
 
 def _profile(inst):
@@ -87,6 +89,9 @@ class MoveRows:
 
     def forget(self, node_idxs):
         """Drop the transitions of the nodes `node_idxs` (a step changed them)."""
+        if len(self.rows) > ROW_LIMIT:           # bound a long plan's memory
+            self.rows, self.map_deltas, self._memo, self._fails = [], [], {}, {}
+            return
         changed = set(node_idxs)
         gone = {g for g, idx in enumerate(self.group) if idx in changed}
         self._memo = {k: v for k, v in self._memo.items() if k[NODE] not in gone}
