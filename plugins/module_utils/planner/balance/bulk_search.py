@@ -33,7 +33,7 @@ from ...deps import numpy as np
 
 from .loop import Candidate, instance_moves, search_exhaustive, victims
 from .move_rows import MoveRows, map_delta
-from .sparse_folds import deviation_sums, sequential_sums, unique_rows
+from .sparse_folds import DENSE_LIMIT, deviation_sums, sequential_sums, unique_rows
 from ...model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
 from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, MOVE_KINDS,
                      REPLACE_AND_FAILOVER, REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move,
@@ -54,6 +54,9 @@ BLOCK = 16384
 EXACT_CHUNK = 1 << 18
 # Candidates re-scored exactly per batch.
 EXACT_PICKS = 1 << 18
+# Up to this many, candidates are tried one by one (apply_move): cheaper than
+# building their signatures.
+SCALAR_PICKS = 32
 
 N_METRICS = len(METRICS)
 # ExactScorer.location_class of nodes without and with several location tags.
@@ -800,14 +803,49 @@ class ExactScorer:
         return np.concatenate(parts) if parts else np.zeros(0)
 
     def _score_signatures(self, gpos, rid, rows, map_deltas):
-        """hbal's score of each signature: every metric summed in node order
-        (sparse_folds), the weighted metrics added in table order."""
-        c = gpos.shape[0]
+        """hbal's score of each signature: every metric summed in node order,
+        the weighted metrics added in table order."""
         present = gpos >= 0
         numeric = np.zeros(rid.shape + (N_METRICS,))
         if present.any():
             uniq, inverse = np.unique(rid[present], return_inverse=True)
             numeric[present] = self._numeric(rows, uniq.tolist())[inverse.reshape(-1)]
+        if gpos.shape[0] * len(self.nodes) <= DENSE_LIMIT:
+            return self._score_dense(gpos, rid, numeric, map_deltas)
+        return self._score_sparse(gpos, rid, numeric, map_deltas)
+
+    def _score_dense(self, gpos, rid, numeric, map_deltas):
+        """Few candidates: every node list written out, all metrics summed with
+        numpy's cumulative sums (left to right)."""
+        c = gpos.shape[0]
+        present = gpos >= 0
+        mat = np.repeat(self.base[None, :, :], c, axis=0)
+        cand = np.nonzero(present)[0]
+        mat[cand, gpos[present], :] = numeric[present]
+        on = mat[:, self.online, :]
+        off = mat[:, ~self.online, :]
+        online_at = present & self.online[np.where(present, gpos, 0)]
+        score = np.zeros(c)
+        for k, (_name, weight, stat, which) in enumerate(METRICS):
+            if stat == MAP:
+                value = self._map_stats(gpos, rid, online_at, map_deltas)
+            elif stat == SUM:
+                cols = on[:, :, k] if which == ONLINE else off[:, :, k]
+                value = np.cumsum(cols, axis=1)[:, -1] if cols.shape[1] else np.zeros(c)
+            else:
+                cols = on[:, :, k]
+                count = float(cols.shape[1])
+                mean = np.cumsum(cols, axis=1)[:, -1] / count
+                dev = cols - mean[:, None]
+                value = np.sqrt(np.cumsum(dev * dev, axis=1)[:, -1] / count)
+            score = score + weight * value
+        return score
+
+    def _score_sparse(self, gpos, rid, numeric, map_deltas):
+        """Many candidates: per metric, the sums of the changed node lists from
+        sparse_folds, never written out."""
+        c = gpos.shape[0]
+        present = gpos >= 0
         on_index = np.cumsum(self.online) - 1
         off_index = np.cumsum(~self.online) - 1
         safe = np.where(present, gpos, 0)
@@ -1097,6 +1135,10 @@ def _choose(state, opts, scorer, nd, pool, exact_pool, tolerance):
             upto = int(np.searchsorted(sorted_approx, limit, side="right"))
             picks = order[done:upto]
             done = max(done, upto)
+            if len(picks) <= SCALAR_PICKS:
+                best = _best_of_few(state, opts, scorer, [part[picks] for part in
+                                                          (rank, inst, move, target)], best)
+                picks = picks[:0]
             # Each pick is named by the rows it gives the nodes it touches;
             # picks with the same rows score alike and are scored once.
             for start in range(0, len(picks), EXACT_PICKS):
@@ -1114,6 +1156,21 @@ def _choose(state, opts, scorer, nd, pool, exact_pool, tolerance):
         if isinstance(result, str):
             raise _Disagreement("%r: %s" % (key, result))
     return Candidate(rk, key[0], key[1], key[2], score, result)
+
+
+def _best_of_few(state, opts, scorer, picks, best):
+    """The best of `best` and a few picks, each tried with apply_move."""
+    tried = []
+    for rk, i, m, t in zip(*(part.tolist() for part in picks)):
+        key = (i, MOVE_CODES[m], t)
+        result = apply_move(state.nodes, state.instances[i], key[1], t, opts.force)
+        if isinstance(result, str):
+            raise _Disagreement("%r: %s" % (key, result))
+        tried.append((rk, key, result))
+    scores = scorer.scores([entry[2][0] for entry in tried])
+    for (rk, key, result), score in zip(tried, scores):
+        best = _pick(best, (score, rk, key, result))
+    return best
 
 
 def _best_of_picks(state, opts, scorer, rows, nd, picks, best):
