@@ -56,7 +56,7 @@ def timed_ours(argv, out_path, work, repeat):
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
                    env=env)
-    runs = sorted((timed(argv, out_path, env) for _ in range(max(1, repeat))),
+    runs = sorted((timed(argv, out_path, env) for _run in range(max(1, repeat))),
                   key=lambda run: run[0])
     return runs[len(runs) // 2]
 

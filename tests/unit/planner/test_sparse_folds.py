@@ -24,12 +24,12 @@ SPECIAL = (math.nan, math.inf, -math.inf, 0.0, -0.0)
 def _vector(rnd, n, shape):
     if shape == "few":
         pool = [0.1, 0.3, 1 / 3, 0.7, 2 / 7, 1e-9]
-        return [rnd.choice(pool) for _ in range(n)], pool
+        return [rnd.choice(pool) for _pos in range(n)], pool
     if shape == "special":
         pool = [0.5, 1 / 3] + list(SPECIAL)
-        return [rnd.choice(pool) for _ in range(n)], pool
+        return [rnd.choice(pool) for _pos in range(n)], pool
     scale = rnd.choice([1.0, 1e3, 1e-3, 1e12])
-    return [rnd.random() * scale for _ in range(n)], None
+    return [rnd.random() * scale for _pos in range(n)], None
 
 
 def _plain(values, mean=None):
@@ -44,7 +44,7 @@ def _plain(values, mean=None):
 
 
 def _same(a, b):
-    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b) or (a != a and b != b)
+    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b) or (math.isnan(a) and math.isnan(b))
 
 
 @pytest.mark.parametrize("dense", [False, True], ids=["sparse", "dense"])
@@ -63,7 +63,7 @@ def test_sums_are_those_of_the_plain_loop(seed, dense, monkeypatch):
     for r in range(m):
         k = rnd.randint(0, min(3, n))
         where = sorted(rnd.sample(range(n), k))
-        new = [rnd.choice(pool) if pool else rnd.random() for _ in where]
+        new = [rnd.choice(pool) if pool else rnd.random() for _pos in where]
         pos[r, :k] = where
         val[r, :k] = new
         vector = list(base)
