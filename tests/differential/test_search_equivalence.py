@@ -38,9 +38,44 @@ def balance_results(monkeypatch):
 @pytest.mark.parametrize("seed", SEEDS, ids=[f"seed{s}" for s in SEEDS])
 def test_bulk_equals_exhaustive(seed, tmp_path, balance_gen, balance_oracle,
                                 htools_balance, balance_results):
-    plan_balance, BalanceOptions, _hs_fixed = htools_balance
     opts = balance_gen.balance_options(seed)
     dpath, upath = opts["case"].write(tmp_path)[:2]
+    _compare_searches(seed, opts, dpath, upath, balance_gen, balance_oracle, htools_balance,
+                      balance_results)
+
+
+TWIN_SEEDS = SEEDS[:max(1, N_CASES // 4)]
+
+
+def _with_twins(path):
+    """The data file with a twin after every instance: same nodes, same
+    everything but the name (the bulk search keeps only the first of such
+    victims; the reference search tries every one)."""
+    with open(path, encoding="utf-8") as handle:
+        sections = handle.read().split("\n\n")
+    lines = [line for line in sections[2].split("\n") if line]
+    twins = []
+    for line in lines:
+        name, rest = line.split("|", 1)
+        twins += [line, "%s-twin|%s" % (name, rest)]
+    sections[2] = "\n".join(twins)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write("\n\n".join(sections))
+
+
+@pytest.mark.parametrize("seed", TWIN_SEEDS, ids=[f"seed{s}" for s in TWIN_SEEDS])
+def test_bulk_equals_exhaustive_with_twin_instances(seed, tmp_path, balance_gen, balance_oracle,
+                                                    htools_balance, balance_results):
+    opts = balance_gen.balance_options(seed)
+    dpath, upath = opts["case"].write(tmp_path)[:2]
+    _with_twins(dpath)
+    _compare_searches(seed, opts, dpath, upath, balance_gen, balance_oracle, htools_balance,
+                      balance_results)
+
+
+def _compare_searches(seed, opts, dpath, upath, balance_gen, balance_oracle, htools_balance,
+                      balance_results):
+    plan_balance, BalanceOptions, _hs_fixed = htools_balance
     results = {}
     search_stats = {}
     for search in ("bulk", "exhaustive"):

@@ -32,7 +32,7 @@ import math
 from ...deps import numpy as np
 
 from .loop import Candidate, instance_moves, search_exhaustive, victims
-from .move_rows import MoveRows, map_delta
+from .move_rows import MoveRows, instance_profile, map_delta
 from .sparse_folds import DENSE_LIMIT, deviation_sums, sequential_sums, unique_rows
 from ...model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
 from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, MOVE_KINDS,
@@ -1008,6 +1008,7 @@ def search_bulk(state, opts, migrations_only=False):
         else:
             _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, exact_pool)
     if regular:
+        regular, regular_pos = _first_of_each_kind(regular, regular_pos, nd.pos)
         tagged = any(i.excl_tags for i in regular)
         if tagged:
             nd.tags = _Tags(group, regular, scorer.online)
@@ -1037,6 +1038,23 @@ def search_bulk(state, opts, migrations_only=False):
     finally:
         state.stats.bulk_scored += pool.scored
         state.stats.exact_scored += scorer.scored
+
+
+def _first_of_each_kind(regular, regular_pos, group_pos):
+    """Only the first victim of each kind: same nodes, same everything the
+    node algebra reads.  Any move of a later one leaves every node exactly as
+    the same move of the first does, so it scores the same to the last bit and
+    loses the tie to the earlier victim (hbal's order)."""
+    seen = set()
+    kept, kept_pos = [], []
+    for inst, vpos in zip(regular, regular_pos):
+        kind = (group_pos[inst.pnode], group_pos.get(inst.snode, -1), inst.location_score,
+                instance_profile(inst))
+        if kind not in seen:
+            seen.add(kind)
+            kept.append(inst)
+            kept_pos.append(vpos)
+    return kept, kept_pos
 
 
 def _identical_metrics(nd, online, regular):

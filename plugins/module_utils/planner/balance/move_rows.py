@@ -36,7 +36,7 @@ NO_ROW = -1
 ROW_LIMIT = 1 << 20
 
 
-def _profile(inst):
+def instance_profile(inst):
     """Everything of an instance that the node algebra reads, except where it is."""
     return (inst.mem, inst.dsk, tuple(tuple(d) for d in inst.disks), inst.vcpus,
             inst.run_status, inst.auto_balance, inst.template, inst.spindle_use,
@@ -100,7 +100,7 @@ class MoveRows:
     def _prof(self, inst):
         pid = self._inst_profile.get(inst.idx)
         if pid is None:
-            pid = self._profiles.setdefault(_profile(inst), len(self._profiles))
+            pid = self._profiles.setdefault(instance_profile(inst), len(self._profiles))
             self._inst_profile[inst.idx] = pid
         return pid
 
