@@ -333,31 +333,58 @@ def _approx(nodes1, pos, base, online, per_p, s_final, s_nodes, new_rmem, new_n1
     n_inst = np.array([len(n.p_list) + len(n.s_list) for n in s_final], dtype=np.float64)
     d_s = np.where(is_on[None, :], s_new - s_old, 0.0)          # S is online
     e_s = (s_new - mean) ** 2 - (s_old - mean) ** 2
-    d = dp[:, None, :] + d_s[None, :, :]
-    e = ep[:, None, :] + e_s[None, :, :]
+    # Only the metrics that S changes need a P x S array; the others (most of
+    # them: this is the hot spot of an evacuation) are evaluated per P and
+    # broadcast.
+    loc = _loc_matrix(nodes1, avail)
+    pairwise = np.zeros(N_METRICS, dtype=bool)
+    pairwise[[_N1, *_REM]] = True
+    pairwise[_LOC] |= np.ndim(loc) > 0
+    by_p = ~pairwise & ~(d_s != 0).any(axis=0) & ~(e_s != 0).any(axis=0)
+    both = ~by_p
+    d = dp[:, None, both] + d_s[None, :, both]
+    e = ep[:, None, both] + e_s[None, :, both]
+    col = np.cumsum(both) - 1                   # metric -> its column in d and e
     per_pair = ((_N1, np.where(new_n1, n_inst[None, :], 0.0)),) + tuple(
         (k, new_rmem / t_mem[None, :]) for k in _REM)
     for k, s_val in per_pair:
-        d[:, :, k] = dp[:, None, k] + (s_val - s_old[None, :, k])
-        e[:, :, k] = ep[:, None, k] + (s_val - mean[k]) ** 2 - (s_old[None, :, k] - mean[k]) ** 2
-    d[:, :, _LOC] += _loc_matrix(nodes1, avail)
-    var = (dev2 + e - d * d / n_on) / n_on
-    std = np.sqrt(np.maximum(var, 0.0))
-    value = np.where(is_std, std, sums + d)
-    # error bound, per metric over all pairs: rounding of the sums, amplified
-    # by the square root near zero variance
-    # (|sqrt(a) - sqrt(b)| <= min(sqrt(|a - b|), |a - b| / sqrt(b)), within a factor 2)
-    d_max = np.abs(d).max(axis=(0, 1))
-    mag_std = dev2 + np.abs(e).max(axis=(0, 1)) + (mags + d_max) ** 2 / n_on
-    err_var = (64 * _EPS / n_on) * (n_on + 8) * mag_std + 1e-300
-    std_err = err_var / np.maximum(std, np.sqrt(err_var))
-    sum_err = 64 * _EPS * (mags + d_max) * (len(base) + 8)
-    err = np.where(is_std, std_err, sum_err)
-    total = np.tensordot(value[:, :, not_map], weights[not_map], axes=([2], [0]))
-    bound = np.tensordot(err[:, :, not_map], weights[not_map], axes=([2], [0]))
+        d[:, :, col[k]] = dp[:, None, k] + (s_val - s_old[None, :, k])
+        e[:, :, col[k]] = (ep[:, None, k] + (s_val - mean[k]) ** 2
+                           - (s_old[None, :, k] - mean[k]) ** 2)
+    if pairwise[_LOC]:
+        d[:, :, col[_LOC]] += loc
+    total = np.zeros((len(per_p), len(s_final)))
+    bound = np.zeros_like(total)
+    for which, d, e in ((both, d, e), (by_p, dp[:, by_p], ep[:, by_p])):
+        value, err = _values_and_errors(d, e, dev2[which], sums[which], mags[which],
+                                        is_std[which], n_on, len(base))
+        keep = not_map[which]
+        v = np.tensordot(value[..., keep], weights[which][keep], axes=([-1], [0]))
+        b = np.tensordot(err[..., keep], weights[which][keep], axes=([-1], [0]))
+        if which is by_p:
+            v, b = v[:, None], b[:, None]
+        total = total + v
+        bound = bound + b
     total += weights[_MAP] * _map_values(nodes1, pos, online, per_p, a_idx, avail)[:, None]
     bound += 1e-12 * (1.0 + np.abs(total))
     return total, bound
+
+
+def _values_and_errors(d, e, dev2, sums, mags, is_std, n_on, n_nodes):
+    """Metric values after the deltas (last axis: metrics), and a bound on
+    their distance to the exact ones: rounding of the sums, amplified by the
+    square root near zero variance
+    (|sqrt(a) - sqrt(b)| <= min(sqrt(|a - b|), |a - b| / sqrt(b)), within a factor 2)."""
+    var = (dev2 + e - d * d / n_on) / n_on
+    std = np.sqrt(np.maximum(var, 0.0))
+    value = np.where(is_std, std, sums + d)
+    lead = tuple(range(d.ndim - 1))
+    d_max = np.abs(d).max(axis=lead)
+    mag_std = dev2 + np.abs(e).max(axis=lead) + (mags + d_max) ** 2 / n_on
+    err_var = (64 * _EPS / n_on) * (n_on + 8) * mag_std + 1e-300
+    std_err = err_var / np.maximum(std, np.sqrt(err_var))
+    sum_err = 64 * _EPS * (mags + d_max) * (n_nodes + 8)
+    return value, np.where(is_std, std_err, sum_err)
 
 
 def _map_values(nodes1, pos, online, per_p, a_idx, avail):
