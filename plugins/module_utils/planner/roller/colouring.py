@@ -49,29 +49,40 @@ def colour_lf(graph):
     return colour
 
 
-def _dynamic_order(size, key):
-    """Pop the uncoloured vertex with the largest key; `raise_key(u, amount)` after.
+class _DynamicOrder:
+    """The uncoloured vertex with the largest key, repeatedly; keys only grow.
 
-    Keys only grow and are unique (they end in the vertex's rank), so a heap
-    with a fresh entry per raise, skipping stale ones, gives the same order
-    as a max() over the uncoloured vertices at every step, in O(E log V)."""
-    heap = [(-k, pos) for pos, k in enumerate(key)]
-    heapq.heapify(heap)
-    done = [False] * size
+    A key is (count, degree, index) as one integer, count * size + rank, so
+    keys are unique and a key names its vertex (key % size is the rank).  A
+    heap of negated keys with a fresh entry per raise, skipping stale ones,
+    gives the same order as a max() over the uncoloured vertices at every
+    step, in O(E log V); plain ints keep the heap operations cheap."""
 
-    def pop():
+    def __init__(self, graph):
+        self.order, self.key = _rank(graph)
+        self.size = len(self.key)
+        self.heap = [-k for k in self.key]
+        heapq.heapify(self.heap)
+        self.done = [False] * self.size
+
+    def pop(self):
+        heap, key, done, order, size = self.heap, self.key, self.done, self.order, self.size
         while True:
-            k, pos = heapq.heappop(heap)
-            if not done[pos] and -k == key[pos]:
+            k = -heapq.heappop(heap)
+            pos = order[k % size]
+            if k == key[pos] and not done[pos]:
                 done[pos] = True
                 return pos
 
-    def raise_key(u, amount):
-        key[u] += amount
-        if not done[u]:
-            heapq.heappush(heap, (-key[u], u))
-
-    return pop, raise_key
+    def raise_keys(self, vertices, counts):
+        """Key of each uncoloured vertex += its count (times size: the first digit)."""
+        heap, key, done, size = self.heap, self.key, self.done, self.size
+        push = heapq.heappush
+        for u, count in zip(vertices, counts):
+            if not done[u]:
+                k = key[u] + count * size
+                key[u] = k
+                push(heap, -k)
 
 
 def colour_dsatur(graph):
@@ -80,16 +91,17 @@ def colour_dsatur(graph):
     colour = [-1] * size
     seen = [set() for _unused in range(size)]
     neighbours = graph.neighbours
-    # (distinct colours, degree, index) as one integer per vertex
-    pop, raise_key = _dynamic_order(size, _rank(graph)[1])
+    dynamic = _DynamicOrder(graph)
     for _step in range(size):
-        pos = pop()
+        pos = dynamic.pop()
         c = colour[pos] = _first_free(seen[pos])
+        fresh = []
         for u in neighbours[pos]:
             useen = seen[u]
             if c not in useen:
                 useen.add(c)
-                raise_key(u, size)
+                fresh.append(u)
+        dynamic.raise_keys(fresh, [1] * len(fresh))
     return colour
 
 
@@ -98,13 +110,11 @@ def colour_dcolor(graph):
     size = len(graph.degree)
     colour = [-1] * size
     neighbours = graph.neighbours
-    # (coloured neighbour entries, degree, index) as one integer per vertex
-    pop, raise_key = _dynamic_order(size, _rank(graph)[1])
+    dynamic = _DynamicOrder(graph)
     for _step in range(size):
-        pos = pop()
+        pos = dynamic.pop()
         colour[pos] = _first_free(set(map(colour.__getitem__, neighbours[pos])))
-        for u, mult in zip(neighbours[pos], graph.multiplicity[pos]):
-            raise_key(u, mult * size)
+        dynamic.raise_keys(neighbours[pos], graph.multiplicity[pos])
     return colour
 
 
