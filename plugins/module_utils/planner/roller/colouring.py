@@ -54,9 +54,10 @@ class _DynamicOrder:
 
     A key is (count, degree, index) as one integer, count * size + rank, so
     keys are unique and a key names its vertex (key % size is the rank).  A
-    heap of negated keys with a fresh entry per raise, skipping stale ones,
-    gives the same order as a max() over the uncoloured vertices at every
-    step, in O(E log V); plain ints keep the heap operations cheap."""
+    heap of negated keys with a fresh entry per raise gives the same order as
+    a max() over the uncoloured vertices at every step, in O(E log V): a
+    vertex's newest entry is its largest, so it comes out before the stale
+    ones, which then find the vertex done.  Plain ints keep the heap cheap."""
 
     def __init__(self, graph):
         self.order, self.key = _rank(graph)
@@ -66,11 +67,10 @@ class _DynamicOrder:
         self.done = [False] * self.size
 
     def pop(self):
-        heap, key, done, order, size = self.heap, self.key, self.done, self.order, self.size
+        heap, done, order, size = self.heap, self.done, self.order, self.size
         while True:
-            k = -heapq.heappop(heap)
-            pos = order[k % size]
-            if k == key[pos] and not done[pos]:
+            pos = order[-heapq.heappop(heap) % size]
+            if not done[pos]:
                 done[pos] = True
                 return pos
 
