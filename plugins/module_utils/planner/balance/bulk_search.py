@@ -887,9 +887,9 @@ class ExactScorer:
         base = float(self._base_map_value())
         if not changing.any():
             return np.full(gpos.shape[0], base)
-        rows = np.unique(rid[changing])
-        solo = np.zeros(int(rows.max()) + 1)
-        for row in rows.tolist():
+        rows = sorted(set(rid[changing].tolist()))
+        solo = np.zeros(rows[-1] + 1)
+        for row in rows:
             solo[row] = float(self._map_value(map_deltas[row])) - base
         value = base + np.where(changing, solo[np.where(changing, rid, 0)], 0.0).sum(axis=1)
         loc = np.where(changing, self.location_class[np.where(present, gpos, 0)],
