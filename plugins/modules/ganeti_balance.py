@@ -107,6 +107,18 @@ EXAMPLES = r'''
 '''
 
 RETURN = r'''
+summary:
+  description:
+    - The plan in a few lines for a person - score before and after, the moves
+      jobset by jobset (long lists cut, with a count), the stop reason, N+1
+      failures and warnings.
+  returned: success
+  type: str
+  sample: |-
+    group default: score 220.56058989 -> 20.00060943, 37 moves in 31 jobsets
+      jobset 1 (1 move): db01 node2:node1 => node7:node2
+      ... and 30 more jobsets
+    Cluster score improved from 220.56058989 to 20.00060943
 group:
   description: Name of the node group that was balanced.
   returned: success

@@ -193,6 +193,15 @@ EXAMPLES = r'''
 '''
 
 RETURN = r'''
+summary:
+  description:
+    - The plan in a few lines for a person - nodes, waves, each wave's nodes
+      and instance moves (long lists cut, with a count), warnings.
+  returned: success
+  type: str
+  sample: |-
+    9 nodes in 3 waves (reboot groups), 0 instance moves
+      wave 1: node1, node4, node7 (the master)
 reboot_groups:
   description: The nodes of each reboot group (wave), in the order to reboot them.
   returned: success

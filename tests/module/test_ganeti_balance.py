@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -116,5 +117,7 @@ def test_balance_playbook_prints_the_plan(tmp_path):
     assert returncode == 0, output
     steps, end, _commands = hbal_plan(EXAMPLE)
     assert end in stdout
+    assert re.search(r"'group default: score \d+\.\d{8} -> \d+\.\d{8}, %d moves in \d+ jobsets'"
+                     % len(steps), stdout), stdout      # the summary
     assert 'Jobset 1 ' in stdout
     assert 'Traceback' not in output

@@ -14,6 +14,7 @@ from ...backend.prepare import SOURCE_OPTIONS, prepare, select_group
 from ...backend.text_save import save_text_file
 from ...numfmt import hs_fixed
 from ...report.records import bad_nodes, instance_record
+from ...report.summary import balance_summary
 from ...report.nodetable import format_table, node_record
 from ..base import Planner
 from ..jobs import jobsets, step_opcodes
@@ -108,7 +109,7 @@ def _plan_group(data, group, options, search, save_state):
             "jobset": jobset_of[pos],
         })
     final_score = steps[-1].score if steps else result.initial_score
-    return {
+    report = {
         "group": selection.group.name,
         "initial_score": result.initial_score,
         "final_score": final_score,
@@ -137,6 +138,8 @@ def _plan_group(data, group, options, search, save_state):
         "warnings": list(data.warnings),
         "changed": bool(steps),
     }
+    report["summary"] = balance_summary(report)
+    return report
 
 
 def plan_balance(data_file, search="bulk", save_state=None, options=None, **opts):

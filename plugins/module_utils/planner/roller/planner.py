@@ -14,6 +14,7 @@ from __future__ import annotations
 from ... import run_tags
 from ...backend.detect import load_data_file
 from ...backend.prepare import prepare
+from ...report.summary import reboot_summary
 from ..base import Planner
 from .colouring import smallest_colouring
 from .errors import NO_GRAPH, NO_ROOM_NONREDUNDANT, RollerError
@@ -139,7 +140,7 @@ def _report(data, ordered, master, text, warnings, opts, run=None):
     for move in moves:
         before.setdefault(move["instance"], (move["old_primary"], move["old_secondary"]))
         after[move["instance"]] = (move["new_primary"], move["new_secondary"])
-    return {
+    report = {
         "reboot_groups": [w["nodes"] for w in waves],
         "waves": waves,
         "master": {"node": data.nodes[master].name if master is not None else None,
@@ -153,6 +154,8 @@ def _report(data, ordered, master, text, warnings, opts, run=None):
         "changed": False,
         "run": run or None,
     }
+    report["summary"] = reboot_summary(report)
+    return report
 
 
 def plan_rolling_reboot(data_file, **opts):
