@@ -80,10 +80,27 @@ def test_the_changelog_files_are_generated(tmp_path):
                 'not the file' % name)
 
 
+def _releases_at(commit):
+    """The versions changelogs/changelog.yaml records at a commit."""
+    proc = subprocess.run(['git', '-C', REPO_ROOT, 'show', commit + ':changelogs/changelog.yaml'],
+                          capture_output=True, text=True, check=False)
+    if proc.returncode:
+        return set()
+    return set((yaml.safe_load(proc.stdout) or {}).get('releases') or {})
+
+
+def _last_release_commit():
+    """The newest commit that added a release (not one that only reformatted)."""
+    for commit in _git('log', '--format=%H', '--', 'changelogs/changelog.yaml').split():
+        if _releases_at(commit) != _releases_at(commit + '^'):
+            return commit
+    return None
+
+
 def test_every_change_since_the_release_has_a_fragment():
     if not os.path.isdir(os.path.join(REPO_ROOT, '.git')):
         pytest.skip('not a git checkout')
-    release = _git('log', '-1', '--format=%H', '--', 'changelogs/changelog.yaml').strip()
+    release = _last_release_commit()
     assert release, 'no release recorded in changelogs/changelog.yaml'
     missing = []
     for commit in _git('log', '--format=%H', '%s..HEAD' % release, '--',
