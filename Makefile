@@ -49,7 +49,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
 
-.PHONY: help example test deps venv hbal link unit integration molecule vmlab sanity lint build clean distclean
+.PHONY: help example test deps venv hbal link unit integration molecule vmlab sanity lint build docs clean distclean
 
 help:
 	@echo "make example   plan a balance (check mode) of playbooks/files/example.data"
@@ -134,6 +134,7 @@ test: deps
 	$(MAKE) --no-print-directory sanity
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory build
+	$(MAKE) --no-print-directory docs
 	@echo "== make test: all passed"
 
 unit: deps link
@@ -190,6 +191,22 @@ sanity: $(VENV)/.test.stamp
 	@pyver=$$($(VPY) -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
 	cd $(SANITY_ROOT) && $(BIN)/ansible-test sanity --venv --python $$pyver --color no $(SANITY_ARGS)
 
+# The documentation site (antsibull-docs + Sphinx), in a venv of its own:
+# docs lint, build with warnings as errors, then checks of the pages.
+DOCS_VENV := .venv-docs
+DOCS_OUT := $(CURDIR)/.cache/docs
+DOCS_ENV := ANSIBLE_COLLECTIONS_PATH=$(CURDIR)/.cache/collections PATH=$(CURDIR)/$(DOCS_VENV)/bin:$$PATH
+
+$(DOCS_VENV)/.stamp: docs/requirements.txt
+	@test -x $(DOCS_VENV)/bin/python || $(PYTHON) -m venv $(DOCS_VENV)
+	$(DOCS_VENV)/bin/python -m pip install -q -r docs/requirements.txt
+	@touch $@
+
+docs: $(DOCS_VENV)/.stamp $(VENV)/.test.stamp link
+	$(DOCS_ENV) antsibull-docs lint-collection-docs --plugin-docs .
+	$(DOCS_ENV) docs/build.sh $(DOCS_OUT)
+	HTOOLS_DOCS_SITE=$(DOCS_OUT)/html $(BIN)/pytest -q -p no:cacheprovider tests/docs
+
 lint: $(VENV)/.test.stamp link
 	$(BIN)/ansible-lint --offline
 
@@ -204,4 +221,4 @@ clean:
 	find . -path ./.venv -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(DOCS_VENV)
