@@ -116,18 +116,15 @@ example: venv link
 
 # ---------------------------------------------------------------- tests
 
-# As root, the vm lab boots in the background while the namespace-lab tests run
-# (they mostly wait on Ganeti), and its tests then use it (HTOOLS_VMLAB_REUSE);
-# it is torn down afterwards, also when they fail.
+# As root, the vm lab boots in the background from the start, and its tests
+# run beside the namespace-lab tests (tests/run_labs.sh): they all mostly wait
+# on Ganeti.  Both labs are torn down afterwards, also when something fails.
 test: deps
-	$(MAKE) --no-print-directory unit
+	@if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh start || exit 1; fi
+	@$(MAKE) --no-print-directory unit || { \
+	  if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh stop; tests/vmlab/down.sh; fi; exit 1; }
 	@if [ "$$(id -u)" = 0 ]; then \
-	  tests/vmlab/boot.sh start || exit 1; \
-	  $(MAKE) --no-print-directory integration || { tests/vmlab/boot.sh stop; tests/vmlab/down.sh; exit 1; }; \
-	  tests/vmlab/boot.sh wait || { tests/vmlab/down.sh; exit 1; }; \
-	  HTOOLS_VMLAB_REUSE=1 $(MAKE) --no-print-directory vmlab; rc=$$?; \
-	  VMLAB_KEEP_LOGS=$${HTOOLS_VMLAB_LOGS:-} tests/vmlab/down.sh >/dev/null || rc=1; \
-	  [ $$rc = 0 ] || exit $$rc; \
+	  MAKE="$(MAKE)" tests/run_labs.sh || exit 1; \
 	else \
 	  echo "== make test: integration and vm lab tests NOT run (they need root: sudo make integration vmlab)"; \
 	fi

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The live part of `make test` (root): the vm lab has been booting in the
+# background since before the unit tests (tests/vmlab/boot.sh start); here the
+# namespace-lab tests (integration, then molecule) and, once the vm lab is up,
+# the vm-lab tests run side by side: both mostly wait on Ganeti and its VMs,
+# and one after the other they took more than half of CI's hour.  The vm-lab
+# output is kept in a file and printed after.  Both labs are gone at the end,
+# whatever failed; the exit status is non-zero if anything did.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+MAKE=${MAKE:-make}
+
+vm_log=$(mktemp /tmp/htools-vmlab-tests.XXXXXX)
+(
+  tests/vmlab/boot.sh wait || exit 1
+  HTOOLS_VMLAB_REUSE=1 "$MAKE" --no-print-directory vmlab
+) >"$vm_log" 2>&1 &
+vm_pid=$!
+
+"$MAKE" --no-print-directory integration
+lab_rc=$?
+wait "$vm_pid"
+vm_rc=$?
+echo "== vm lab tests (run beside the namespace-lab tests), exit $vm_rc:"
+cat "$vm_log"
+rm -f "$vm_log"
+tests/vmlab/boot.sh stop
+VMLAB_KEEP_LOGS=${HTOOLS_VMLAB_LOGS:-} tests/vmlab/down.sh >/dev/null || vm_rc=1
+echo "== labs: namespace-lab tests exit $lab_rc, vm-lab tests exit $vm_rc"
+[[ $lab_rc == 0 && $vm_rc == 0 ]]
