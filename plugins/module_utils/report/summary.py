@@ -10,7 +10,8 @@ count of what is left out; the full data stays in the other result fields.
 
 from __future__ import annotations
 
-MOVES_SHOWN = 4         # per jobset or wave line
+MOVES_SHOWN = 4         # per jobset line
+NODES_SHOWN = 8         # per wave line
 LINES_SHOWN = 8         # jobsets or waves
 
 
@@ -99,7 +100,7 @@ def reboot_summary(report):
     suffix = _domain([n for w in waves for n in w["nodes"]])
     shown, hidden = _cut(waves, LINES_SHOWN)
     for wave in shown:
-        names, rest = _cut(wave["nodes"], MOVES_SHOWN * 2)
+        names, rest = _cut(wave["nodes"], NODES_SHOWN)
         count = len(wave["moves"])
         lines.append(_short("  wave %d: %s%s%s%s" % (
             wave["wave"], ", ".join(names), _more(rest, "nodes"),

@@ -63,7 +63,8 @@ def test_reboot_summary_counts_nodes_waves_and_moves():
         nodes, len(plan['waves']), len(plan['moves'])))
     for wave, line in zip(plan['waves'], lines[1:]):
         assert line.startswith('  wave %d: ' % wave['wave'])
-        assert ', '.join(n.replace('.example.com', '') for n in wave['nodes'][:8]) in line
+        shown = wave['nodes'][:summary.NODES_SHOWN]
+        assert ', '.join(n.replace('.example.com', '') for n in shown) in line
         assert ('(the master)' in line) == wave['has_master']
         if wave['moves']:
             assert line.endswith('; %d move%s' % (len(wave['moves']),

@@ -355,8 +355,8 @@ def _approx(nodes1, pos, base, online, per_p, s_final, s_nodes, new_rmem, new_n1
         d[:, :, col[_LOC]] += loc
     total = np.zeros((len(per_p), len(s_final)))
     bound = np.zeros_like(total)
-    for which, d, e in ((both, d, e), (by_p, dp[:, by_p], ep[:, by_p])):
-        value, err = _values_and_errors(d, e, dev2[which], sums[which], mags[which],
+    for which, part_d, part_e in ((both, d, e), (by_p, dp[:, by_p], ep[:, by_p])):
+        value, err = _values_and_errors(part_d, part_e, dev2[which], sums[which], mags[which],
                                         is_std[which], n_on, len(base))
         keep = not_map[which]
         v = np.tensordot(value[..., keep], weights[which][keep], axes=([-1], [0]))

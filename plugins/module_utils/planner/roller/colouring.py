@@ -21,6 +21,7 @@ hroller's rescans of every neighbourhood per step.
 from __future__ import annotations
 
 import heapq
+import itertools
 
 
 def _rank(graph):
@@ -101,7 +102,7 @@ def colour_dsatur(graph):
             if c not in useen:
                 useen.add(c)
                 fresh.append(u)
-        dynamic.raise_keys(fresh, [1] * len(fresh))
+        dynamic.raise_keys(fresh, itertools.repeat(1))
     return colour
 
 
