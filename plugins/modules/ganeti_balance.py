@@ -326,7 +326,7 @@ plan:
     format:
       description: Plan format identifier.
       type: str
-      sample: ganeti.htools/balance-plan/3
+      sample: ganeti.htools/balance-plan/4
     plan_id:
       description: Unique id; every job the plan submits carries C(ganeti.htools:PLAN_ID) in its reason trail.
       type: str
@@ -352,8 +352,13 @@ plan:
       description: The algorithm options the plan was computed with.
       type: dict
     report:
-      description: The planning report (scores, node tables, commands...), as in the other return values.
+      description:
+        - The planning report (scores, node tables, commands...), packed like C(state); the
+          module returns each of its fields as a return value of its own.
       type: dict
+    summary:
+      description: RV(summary), in plain text for whoever reviews the plan document.
+      type: str
     digests:
       description: Digest of each part of the plan, and of each move.
       type: dict

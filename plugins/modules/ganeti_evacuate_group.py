@@ -250,7 +250,7 @@ plan:
   description:
     - The plan as one self-contained object, given back as O(plan) to execute exactly
       it; the same envelope as the plans of M(ganeti.htools.ganeti_balance) (format
-      C(ganeti.htools/evacuate-plan/3)), whose RV(ganeti.htools.ganeti_balance#module:plan)
+      C(ganeti.htools/evacuate-plan/4)), whose RV(ganeti.htools.ganeti_balance#module:plan)
       describes its fields.
   returned: success
   type: dict

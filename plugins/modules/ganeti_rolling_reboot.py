@@ -344,7 +344,7 @@ plan:
     format:
       description: Plan format identifier.
       type: str
-      sample: ganeti.htools/rolling-reboot-plan/3
+      sample: ganeti.htools/rolling-reboot-plan/4
     plan_id:
       description: Unique id of the plan.
       type: str
@@ -363,8 +363,13 @@ plan:
       description: The options the plan was computed with.
       type: dict
     report:
-      description: RV(reboot_groups), RV(waves), RV(master) and RV(report).
+      description:
+        - RV(reboot_groups), RV(waves), RV(master) and RV(report), packed like C(state)
+          (the module returns each of them as a return value of its own).
       type: dict
+    summary:
+      description: RV(summary), in plain text for whoever reviews the plan document.
+      type: str
     digests:
       description:
         - Digests of the parts above (each move on its own) and C(digest) over them,

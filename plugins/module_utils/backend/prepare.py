@@ -106,10 +106,13 @@ def merge_data(data, exclusion_tags=(), select_instances=(), exclude_instances=(
         else:
             inst.location_score = 0
 
+    placed = [[] for _unused in nodes]
     for inst in instances:
-        nodes[inst.pnode].set_pri(inst)
+        placed[inst.pnode].append((inst, True))
         if inst.snode != NO_NODE:
-            nodes[inst.snode].set_sec(inst)
+            placed[inst.snode].append((inst, False))
+    for node, its_instances in zip(nodes, placed):
+        node.load_placed(its_instances)
 
     for node in nodes:
         node.build_peers(instances)

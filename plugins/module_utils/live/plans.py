@@ -12,7 +12,10 @@ One envelope serves every planner.  A plan document carries:
   state as nested data costs Ansible seconds to pass around;
 - what execution needs: `moves` (each with its opcodes) and `jobsets`;
 - what the planner reported: `report` (scores, tables, commands...), so that
-  a plan given back yields the same result fields as a fresh one;
+  a plan given back yields the same result fields as a fresh one.  Packed
+  too: the module result shows every one of its fields already, and Ansible
+  spends about as long on each value of a result as a planner on a node.
+  `summary`, the few lines a reviewer reads, stays plain text;
 - `digests` of each of those parts (and of each move), and `digest` over all
   of them: the approval guarantee.  A plan edited in any part is refused,
   naming what no longer matches.  A digest protects against edits, not
@@ -34,7 +37,7 @@ import zlib
 from ..errors import HtoolsError
 from .snapshot import fingerprint
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 STATE_ENCODING = "json+zlib+base64"
 # Parts of a planning report that the envelope holds at its top level.
 _EXECUTION_KEYS = ("moves", "jobsets")
@@ -42,7 +45,7 @@ _EXECUTION_KEYS = ("moves", "jobsets")
 _DATA_KEYS = ("warnings", "changed")
 # The parts the digest covers, each digested on its own to name an edit.
 _DIGESTED = ("format", "kind", "plan_id", "created", "cluster", "options", "fingerprint",
-             "state", "jobsets", "report")
+             "state", "jobsets", "report", "summary")
 _MOVE_FIELDS = (("index", int), ("instance", str), ("move", str), ("opcodes", list),
                 ("jobset", int))
 
@@ -71,28 +74,46 @@ def _signature(digest, key):
                                      hashlib.sha256).hexdigest()
 
 
+def _pack(value, **counts):
+    blob = json.dumps(value, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    return dict(counts, encoding=STATE_ENCODING,
+                data=base64.b64encode(zlib.compress(blob, 6)).decode("ascii"))
+
+
+def _unpack(doc, key, what):
+    packed = doc.get(key)
+    if not isinstance(packed, dict) or packed.get("encoding") != STATE_ENCODING \
+            or not isinstance(packed.get("data"), str):
+        raise PlanError("malformed plan: %s must be a packed %s (encoding %s)"
+                        % (key, what, STATE_ENCODING))
+    try:
+        value = json.loads(zlib.decompress(base64.b64decode(packed["data"], validate=True)))
+    except (ValueError, binascii.Error, zlib.error) as err:
+        raise PlanError("malformed plan: %s.data cannot be unpacked: %s" % (key, err)) from None
+    if not isinstance(value, dict):
+        raise PlanError("malformed plan: %s.data must hold a mapping" % key)
+    return value
+
+
 def pack_state(state):
     """The cluster state as a plan carries it."""
-    blob = json.dumps(state, sort_keys=True, separators=(",", ":")).encode("utf-8")
-    return {"encoding": STATE_ENCODING, "nodes": len(state.get("nodes", {})),
-            "instances": len(state.get("instances", {})),
-            "data": base64.b64encode(zlib.compress(blob, 6)).decode("ascii")}
+    return _pack(state, nodes=len(state.get("nodes", {})),
+                 instances=len(state.get("instances", {})))
 
 
 def plan_state(doc):
     """The cluster state a plan was computed from (a fresh copy)."""
-    packed = doc.get("state")
-    if not isinstance(packed, dict) or packed.get("encoding") != STATE_ENCODING \
-            or not isinstance(packed.get("data"), str):
-        raise PlanError("malformed plan: state must be a packed state (encoding %s)"
-                        % STATE_ENCODING)
-    try:
-        state = json.loads(zlib.decompress(base64.b64decode(packed["data"], validate=True)))
-    except (ValueError, binascii.Error, zlib.error) as err:
-        raise PlanError("malformed plan: state.data cannot be unpacked: %s" % err) from None
-    if not isinstance(state, dict):
-        raise PlanError("malformed plan: state.data must hold a mapping")
-    return state
+    return _unpack(doc, "state", "state")
+
+
+def pack_report(report):
+    """The planner's report as a plan carries it."""
+    return _pack(report)
+
+
+def plan_report(doc):
+    """What the planner reported besides the moves (a fresh copy)."""
+    return _unpack(doc, "report", "report")
 
 
 def make_plan(kind, report, state, options, cluster=None, signing_key=None):
@@ -108,7 +129,9 @@ def make_plan(kind, report, state, options, cluster=None, signing_key=None):
         "state": pack_state(state),
         "moves": report["moves"],
         "jobsets": report["jobsets"],
-        "report": {k: v for k, v in report.items() if k not in _EXECUTION_KEYS + _DATA_KEYS},
+        "report": pack_report({k: v for k, v in report.items()
+                               if k not in _EXECUTION_KEYS + _DATA_KEYS}),
+        "summary": report.get("summary"),
     }
     doc["digests"] = _digests(doc)
     doc["digest"] = _digest(doc["digests"])
@@ -119,7 +142,7 @@ def make_plan(kind, report, state, options, cluster=None, signing_key=None):
 
 def plan_result(plan):
     """The module result fields of a plan, fresh or given back: one shape for both."""
-    result = dict(plan["report"])
+    result = plan_report(plan)
     result.update(moves=plan["moves"], jobsets=plan["jobsets"], changed=bool(plan["moves"]),
                   plan=plan)
     return result
@@ -194,7 +217,8 @@ def _check_shape(doc, module):
         listed.extend(jobset)
     if sorted(listed) != sorted(indices) or len(listed) != len(set(listed)):
         raise PlanError("the plan's jobsets do not list each move exactly once")
-    return plan_state(doc)          # unpacked, or what is wrong with it named
+    plan_report(doc)                # what is wrong with it named, if anything
+    return plan_state(doc)
 
 
 def _check_digests(doc, state):

@@ -12,7 +12,7 @@ Any other difference is real drift, and the plan is refused as stale.
 
 from __future__ import annotations
 
-from .plans import plan_state
+from .plans import plan_report, plan_state
 from .snapshot import drift, fingerprint
 
 # Instance fields a move changes: where it runs, and its serial number.
@@ -79,7 +79,7 @@ def _drained(expected, now, names):
 def progress(plan, now):
     """({move index: opcodes done}, unexplained drift lines) of `plan` on state `now`."""
     expected = plan_state(plan)
-    _drained(expected, now, set(plan["report"].get("drain_nodes") or ()))
+    _drained(expected, now, set(plan_report(plan).get("drain_nodes") or ()))
     labels = expected.get("fields", {}).get("instances", [])
     moved_fields = [labels.index(f) for f in _MOVED_FIELDS if f in labels]
     by_instance = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from .group import IPolicy
-from .vocabulary import compute_pdsk, fdiv
+from .vocabulary import LOCAL_STORAGE_TEMPLATES, MEMORY_USING_STATUSES, compute_pdsk, fdiv
 
 
 def _add_tags(counts, tags):
@@ -174,39 +174,80 @@ class Node:
         return [(loc, excl) for loc in sorted(self.location_tags) for excl in inst.excl_tags]
 
     # -- load-time placement: no checks, every instance is accepted -------
-    def set_pri(self, inst):
-        if not inst.forthcoming:
-            self.p_list.insert(0, inst.idx)
-            if inst.not_offline:
-                self.u_cpu += inst.vcpus
-            self.p_cpu = fdiv(self.u_cpu, self.t_cpu)
-            self.util_load = _util_add(self.util_load, inst.util)
-            self.inst_spindles = self.spindle_use(True, inst)
-            self.location_score += inst.location_score + self.dsrd_loc_score(inst)
-            _add_tags(self.instance_map, self.loc_excl_pairs(inst))
-        _add_tags(self.p_tags, inst.excl_tags)
-        self.p_list_forth.insert(0, inst.idx)
-        if inst.not_offline:
-            self.u_cpu_forth += inst.vcpus
-        self.p_cpu_forth = fdiv(self.u_cpu_forth, self.t_cpu)
-        self.util_load_forth = _util_add(self.util_load_forth, inst.util)
-        if not inst.uses_memory:
-            self.f_mem_forth -= inst.mem
-        self.p_mem_forth = fdiv(self.f_mem_forth, self.t_mem)
-        self.inst_spindles_forth = self.spindle_use(True, inst, forth=True)
-        if inst.forthcoming:
-            self._forth_take_disk(inst)
+    def load_placed(self, placed):
+        """Place (instance, as_primary) pairs, in the data's instance order.
 
-    def set_sec(self, inst):
-        if not inst.forthcoming:
-            self.s_list.insert(0, inst.idx)
-            self.util_load = _util_add_dsk(self.util_load, inst.util[2])
-            self.inst_spindles = self.spindle_use(True, inst)
-        self.s_list_forth.insert(0, inst.idx)
-        self.util_load_forth = _util_add_dsk(self.util_load_forth, inst.util[2])
-        self.inst_spindles_forth = self.spindle_use(True, inst, forth=True)
-        if inst.forthcoming:
-            self._forth_take_disk(inst)
+        One pass with the running figures in locals: the same figures, summed
+        in the same order, as placing them one by one (the loaders call this
+        once per node on 20 000+ instances, so per-instance calls matter)."""
+        p_new, s_new, p_forth_new, s_forth_new = [], [], [], []
+        u_cpu, u_cpu_forth = self.u_cpu, self.u_cpu_forth
+        l0, l1, l2, l3 = self.util_load
+        f0, f1, f2, f3 = self.util_load_forth
+        spindles, spindles_forth = self.inst_spindles, self.inst_spindles_forth
+        count_spindles = not self.excl_storage   # else spindle_use stays 0.0
+        f_mem_forth = self.f_mem_forth
+        location_score = self.location_score
+        location_tags = self.location_tags
+        for inst, as_primary in placed:
+            forthcoming = inst.forthcoming
+            local = inst.template in LOCAL_STORAGE_TEMPLATES
+            util = inst.util
+            if as_primary:
+                counts_cpu = inst.run_status != "ADMIN_offline"
+                if not forthcoming:
+                    p_new.append(inst.idx)
+                    if counts_cpu:
+                        u_cpu += inst.vcpus
+                    l0 += util[0]
+                    l1 += util[1]
+                    l2 += util[2]
+                    l3 += util[3]
+                    if count_spindles and local:
+                        spindles += inst.spindle_use
+                    location_score += inst.location_score
+                    if inst.dsrd_loc_tags:
+                        location_score += self.dsrd_loc_score(inst)
+                    if location_tags and inst.excl_tags:
+                        _add_tags(self.instance_map, self.loc_excl_pairs(inst))
+                if inst.excl_tags:
+                    _add_tags(self.p_tags, inst.excl_tags)
+                p_forth_new.append(inst.idx)
+                if counts_cpu:
+                    u_cpu_forth += inst.vcpus
+                f0 += util[0]
+                f1 += util[1]
+                f2 += util[2]
+                f3 += util[3]
+                if forthcoming or inst.run_status not in MEMORY_USING_STATUSES:
+                    f_mem_forth -= inst.mem
+            else:
+                if not forthcoming:
+                    s_new.append(inst.idx)
+                    l2 += util[2]
+                    if count_spindles and local:
+                        spindles += inst.spindle_use
+                s_forth_new.append(inst.idx)
+                f2 += util[2]
+            if count_spindles and local:
+                spindles_forth += inst.spindle_use
+            if forthcoming:
+                self._forth_take_disk(inst)
+        # newest first, as hbal's lists are built
+        self.p_list[:0] = p_new[::-1]
+        self.s_list[:0] = s_new[::-1]
+        self.p_list_forth[:0] = p_forth_new[::-1]
+        self.s_list_forth[:0] = s_forth_new[::-1]
+        self.u_cpu, self.u_cpu_forth = u_cpu, u_cpu_forth
+        self.p_cpu = fdiv(u_cpu, self.t_cpu)
+        self.p_cpu_forth = fdiv(u_cpu_forth, self.t_cpu)
+        self.util_load = [l0, l1, l2, l3]
+        self.util_load_forth = [f0, f1, f2, f3]
+        self.inst_spindles = 0.0 if self.excl_storage else spindles
+        self.inst_spindles_forth = 0.0 if self.excl_storage else spindles_forth
+        self.f_mem_forth = f_mem_forth
+        self.p_mem_forth = fdiv(f_mem_forth, self.t_mem)
+        self.location_score = location_score
 
     def _forth_take_disk(self, inst):
         if inst.uses_local_storage:

@@ -19,7 +19,7 @@ from ..errors import HtoolsError
 from ..options import validate
 from ..live.executor import ExecutionError, execute_plan
 from ..live.lock import ClusterLock
-from ..live.plans import check_plan, make_plan, plan_result, plan_state
+from ..live.plans import check_plan, make_plan, plan_report, plan_result, plan_state
 from ..live.resume import progress
 from ..live.snapshot import Snapshot, drift, fingerprint, model_state
 from ..live.source import client_from_params, read_cluster, unreadable, url_credentials
@@ -129,7 +129,7 @@ class HtoolsModule:
         drains = _pending_drains(plan, state)
         if self.ansible.check_mode or not (plan["moves"] or drains):
             self.ansible.exit_json(**result)
-        refusal = planner.refuse(plan["report"], params)
+        refusal = planner.refuse(plan_report(plan), params)
         if refusal:
             self.fail(refusal, **result)
         self._execute(client, plan, state, result, drains)
@@ -247,7 +247,7 @@ def _pending_drains(plan, state):
         return []
     pos = fields.index("drained")
     nodes = state.get("nodes", {})
-    return [name for name in plan["report"].get("drain_nodes") or ()
+    return [name for name in plan_report(plan).get("drain_nodes") or ()
             if name in nodes and not nodes[name][pos]]
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
 from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import (
-    PlanError, check_plan, make_plan, pack_state, plan_state)
+    PlanError, check_plan, make_plan, pack_report, pack_state, plan_report, plan_state)
 from ansible_collections.ganeti.htools.plugins.module_utils.live.snapshot import model_state
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import plan
 from kit.paths import SPEC_DATA
@@ -48,6 +48,12 @@ def _insert_move(doc):
     doc["jobsets"].append([99])
 
 
+def _edit_report(doc, change):
+    report = plan_report(doc)
+    change(report)
+    doc["report"] = pack_report(report)
+
+
 def _edit_state(doc, change):
     """Change the packed state the way an editor would: unpack, edit, pack."""
     state = plan_state(doc)
@@ -61,7 +67,8 @@ def _edit_state(doc, change):
     (_insert_move, "moves (4 recorded, 5 now)"),
     (lambda d: d["jobsets"].reverse(), "jobsets"),
     (lambda d: d["options"].update(max_length=1), "options"),
-    (lambda d: d["report"].update(final_score=0.0), "report"),
+    (lambda d: _edit_report(d, lambda r: r.update(final_score=0.0)), "report"),
+    (lambda d: d.update(summary="nothing to see"), "summary"),
     (lambda d: _edit_state(d, lambda s: s["instances"]["inst-p1"].__setitem__(0, "node-2")),
      "state"),
 ])
@@ -106,7 +113,7 @@ def test_signed_plans_need_the_key():
     # recomputing the digests after an edit does not help without the key
     forged = copy.deepcopy(signed)
     forged["moves"][0]["opcodes"].pop()
-    rebuilt = make_plan("balance", dict(forged["report"], moves=forged["moves"],
+    rebuilt = make_plan("balance", dict(plan_report(forged), moves=forged["moves"],
                                         jobsets=forged["jobsets"]),
                         plan_state(forged), forged["options"])
     rebuilt["signature"] = signed["signature"]
