@@ -458,55 +458,127 @@ def _score(stats, roles, shape):
     """Approximate scores of candidates.
 
     roles: (old values, new values, online mask, all online, all offline) per
-    node the move touches.  Work arrays are updated in place: this loop is the
-    hot path of planning.
+    node the move touches; a value is per candidate (C, 1), per target
+    (1, T) or both (C, T): "wide".  This is the hot path of planning: every
+    pass over a wide array counts, so the per-candidate parts are summed
+    first and the arithmetic is arranged for as few wide passes as possible.
     """
-    inv_n = 1.0 / stats.n
-    score = np.full(shape, stats.fixed)
+    narrow, score = stats.fixed, None
     for k, weight in stats.online_sums:
-        for old, new, online, all_on, all_off in roles:
-            if all_off:
-                continue
-            delta = new[k] - old[k]
-            if not all_on:
-                delta = np.where(online, delta, 0.0)
-            delta *= weight
-            score += delta
-    for k, weight in stats.offline_sums:
-        for old, new, online, all_on, all_off in roles:
-            if all_on:
-                continue
-            delta = new[k] - old[k]
+        for old, new, online, all_on, all_off, _memo in roles:
             if not all_off:
-                delta = np.where(online, 0.0, delta)
-            delta *= weight
-            score += delta
-    twice_c = 2.0 * stats.center
-    for k, weight in stats.std_groups:
-        acc1 = stats.s1[k]
-        acc2 = stats.s2[k]
-        # Per-candidate (C, 1) roles first, so that only the last additions are (C, T).
-        for old, new, online, all_on, all_off in sorted(roles, key=lambda r: np.size(r[1][k])):
-            if all_off:
-                continue
-            d1 = new[k] - old[k]
-            d2 = new[k] + old[k]
-            d2 -= twice_c[k]
-            d2 *= d1
+                delta = _weighted(new[k] - old[k], weight)
+                if not all_on:
+                    delta = np.where(online, delta, 0.0)
+                narrow, score = _add_by_width(narrow, score, delta)
+    for k, weight in stats.offline_sums:
+        for old, new, online, all_on, all_off, _memo in roles:
             if not all_on:
-                d1 = np.where(online, d1, 0.0)
-                d2 = np.where(online, d2, 0.0)
-            acc1 = acc1 + d1
-            acc2 = acc2 + d2
-        acc1 = acc1 * inv_n
-        acc1 *= acc1
-        acc2 = acc2 * inv_n
-        acc2 -= acc1
-        np.maximum(acc2, 0.0, out=acc2)
-        np.sqrt(acc2, out=acc2)
-        acc2 *= weight
-        score += acc2
+                delta = _weighted(new[k] - old[k], weight)
+                if not all_off:
+                    delta = np.where(online, 0.0, delta)
+                narrow, score = _add_by_width(narrow, score, delta)
+    by_weight = {}
+    for k, weight in stats.std_groups:
+        spread = _spread(stats, k, roles)
+        np.abs(spread, out=spread)      # a rounding below zero, as max(0, .) would
+        np.sqrt(spread, out=spread)
+        total = by_weight.get(weight)
+        if total is None or total.shape != spread.shape:
+            by_weight[weight] = spread if total is None else total + spread
+        else:
+            total += spread
+    # each entry is sqrt((n acc2 - acc1^2) / (n - 1)); the std is sqrt(n acc2 - acc1^2) / n
+    scale = math.sqrt(max(stats.n - 1.0, 1.0)) / stats.n
+    for weight, total in by_weight.items():
+        total *= weight * scale
+        narrow, score = _add_by_width(narrow, score, total)
+    if score is None:                   # no wide part: a move without targets
+        score = np.empty(shape)
+        score[...] = narrow
+        return score
+    if score.shape != shape:
+        score = np.broadcast_to(score, shape).copy()
+    score += narrow
     return score
+
+
+def _is_wide(value):
+    return getattr(value, "ndim", 0) == 2 and value.shape[1] > 1
+
+
+def _weighted(delta, weight):
+    if weight != 1.0:
+        delta *= weight
+    return delta
+
+
+def _add_by_width(narrow, wide, delta):
+    """Per-candidate parts add up in `narrow`; wide ones in `wide`."""
+    if _is_wide(delta):
+        if wide is None:
+            return narrow, delta
+        if wide.shape[0] >= delta.shape[0]:
+            wide += delta
+            return narrow, wide
+        return narrow, wide + delta
+    return narrow + delta, wide
+
+
+def _deltas(stats, k, old, new, online, all_on):
+    """A role's change of the centred sum and of the sum of squares of metric k."""
+    d1 = new - old
+    d2 = new + old
+    d2 -= 2.0 * stats.center[k]
+    d2 *= d1
+    if not all_on:
+        d1 = np.where(online, d1, 0.0)
+        d2 = np.where(online, d2, 0.0)
+    return d1, d2
+
+
+def _spread(stats, k, roles):
+    """(n * acc2 - acc1^2) / (n - 1) of metric k for every candidate.
+
+    acc1 and acc2 are the centred sum and sum of squares after the move.
+    With one wide all-online role (u = new - old, b = old - centre) and the
+    narrow sums s1, s2 of the others, acc1 = s1 + u, acc2 = s2 + u (u + 2 b),
+    and the quantity is u (u + (2 n b - 2 s1) / (n - 1)) + (n s2 - s1^2) / (n - 1):
+    five wide passes instead of the eight of summing both accumulators."""
+    n = stats.n
+    m = max(n - 1.0, 1.0)
+    s1, s2, wide = stats.s1[k], stats.s2[k], []
+    for role in roles:
+        old, new, online, all_on, all_off, memo = role
+        if all_off:
+            continue
+        deltas = memo.get(k)
+        if deltas is None:
+            if _is_wide(old[k]) or _is_wide(new[k]) or not all_on and _is_wide(online):
+                wide.append(role)
+                continue
+            deltas = memo[k] = _deltas(stats, k, old[k], new[k], online, all_on)
+        d1, d2 = deltas
+        s1 = s1 + d1
+        s2 = s2 + d2
+    if len(wide) == 1 and wide[0][3]:
+        old, new = wide[0][0][k], wide[0][1][k]
+        u = new - old
+        spread = u + (old - stats.center[k]) * (2.0 * n / m)
+        if np.ndim(s1) and spread.shape[0] < s1.shape[0]:   # the change is per target only
+            spread = spread - s1 * (2.0 / m)
+        else:
+            spread -= s1 * (2.0 / m)
+        spread *= u
+        spread += (n * s2 - s1 * s1) / m
+        return spread
+    for old, new, online, all_on, _all_off, _memo in wide:
+        d1, d2 = _deltas(stats, k, old[k], new[k], online, all_on)
+        s1 = s1 + d1
+        s2 = s2 + d2
+    spread = s2 * (n / m)
+    spread -= s1 * s1 / m
+    return spread
 
 
 def _rows(base, g):
@@ -562,8 +634,10 @@ class _Pool:
 
 
 def _role(old, new, online):
+    """A node role of a move (see _score); the last item memoises its narrow
+    deltas, as the roles of the removals serve every move of a block."""
     all_on = bool(online.all())
-    return (old, new, online, all_on, (not all_on) and not online.any())
+    return (old, new, online, all_on, (not all_on) and not online.any(), {})
 
 
 def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
@@ -635,9 +709,13 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
         else:
             m_pos = np.array([ms.index(move) if move in ms else -1 for ms in moves_of],
                              dtype=np.int64).reshape(-1, 1)
-        scores = np.where(~fail & (m_pos >= 0), scores, np.inf)
-        scores = np.broadcast_to(scores, fail.shape if move != FAILOVER else (c, 1))
-        pool.scored += int(np.count_nonzero(scores < np.inf))
+        blocked = fail | (m_pos < 0)
+        shape = blocked.shape if move != FAILOVER else (c, 1)
+        if scores.shape != shape:
+            scores = np.broadcast_to(scores, shape).copy()
+        # scores is this block's own array: mark the infeasible in place
+        np.copyto(scores, np.inf, where=blocked)
+        pool.scored += int(blocked.size - np.count_nonzero(blocked))
         low = scores.min() if scores.size else np.inf
         if not np.isfinite(low):
             return
