@@ -161,7 +161,16 @@ def test_a_plan_without_moves_says_so():
     quiet = plan_balance(EXAMPLE, max_length=0)
     text = render_plan_html(quiet)
     assert 'The plan has no moves.' in text
-    assert len(read_page(text).points) == 1 or 'id="scores"' not in text
+    assert 'id="scores"' not in text        # a single score makes no line
+    assert len(read_page(text).bars) == 2 * len(METRICS) * len(quiet['nodes_before'])
+
+
+def test_usage_from_the_model_equals_usage_from_balance_node_records(balance, evacuation):
+    # two ways to the same records: the evacuation's model nodes, the balance's -p rows
+    from_model = evacuation['node_usage'][0]['nodes']
+    from_rows = [from_node_record(n) for n in balance['nodes_before']]
+    assert sorted(from_model, key=lambda n: n['name']) == sorted(from_rows,
+                                                                 key=lambda n: n['name'])
 
 
 @pytest.mark.parametrize('value', [None, [], 'text', {}, {'moves': []}])
