@@ -148,10 +148,9 @@ test: deps
 	$(MAKE) --no-print-directory docs
 	@echo "== make test: all passed"
 
-# --dist loadgroup: a file marked xdist_group (tests/browser) runs on one worker
 unit: deps link
-	HTOOLS_CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/ -n auto --dist loadgroup \
-	  --ignore=tests/integration --ignore=tests/vmlab $(PYTEST_ARGS)
+	HTOOLS_CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/ -n auto --ignore=tests/integration \
+	  --ignore=tests/vmlab $(PYTEST_ARGS)
 
 # A real Ganeti 3.0.2 cluster (3 nodes, fake hypervisor) in an isolated network
 # namespace, reached over RAPI on 127.0.0.1 only: brought up once, torn down

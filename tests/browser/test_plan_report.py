@@ -17,6 +17,8 @@ as .ci/run sets), where it fails.
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import shutil
 
@@ -25,9 +27,6 @@ import pytest
 from kit.ansible_cli import run_with
 from kit.paths import EXAMPLE
 from kit.report_page import ROW_KEYS, expected_rows
-
-# one worker runs the whole file (make unit: -n auto --dist loadgroup): one plan, one browser
-pytestmark = pytest.mark.xdist_group('browser')
 
 CHROMIUM = os.environ.get('HTOOLS_CHROMIUM') or shutil.which('chromium') or '/usr/bin/chromium'
 METRICS = ('mem', 'disk', 'cpu', 'instances')
@@ -59,13 +58,26 @@ def browser():
 
 @pytest.fixture(scope='module')
 def plan(tmp_path_factory):
-    """The balance module's result for the example, with its report written."""
-    where = tmp_path_factory.mktemp('report')
-    status, result, output = run_with(where, 'ganeti.htools.ganeti_balance',
-                                      dict(data_file=EXAMPLE, report_file=str(where / 'plan.html')),
-                                      '--check')
-    assert status == 'CHANGED' and result['moves'], output
-    return result
+    """The balance module's result for the example, with its report written.
+
+    Planned once per session: under xdist the workers share the run through a
+    file in the session's common temporary directory, taken under a lock.
+    """
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get('PYTEST_XDIST_WORKER'):
+        base = base.parent          # the session's directory, above the workers' own
+    shared = base / 'browser-plan'
+    shared.mkdir(exist_ok=True)
+    with open(shared / 'lock', 'w', encoding='utf-8') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        saved = shared / 'result.json'
+        if not saved.exists():
+            status, result, output = run_with(
+                shared, 'ganeti.htools.ganeti_balance',
+                dict(data_file=EXAMPLE, report_file=str(shared / 'plan.html')), '--check')
+            assert status == 'CHANGED' and result['moves'], output
+            saved.write_text(json.dumps(result), encoding='utf-8')
+        return json.loads(saved.read_text(encoding='utf-8'))
 
 
 @pytest.fixture(scope='module')
