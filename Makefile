@@ -7,9 +7,10 @@
 #   make vmlab     tests on a Ganeti cluster of QEMU VMs: real DRBD, LVM and
 #                  reboots (tests/vmlab), as root
 #
-# Sub-targets: venv deps hbal unit integration molecule vmlab sanity lint build clean distclean.
-# Only `hbal` (and so `test` and `unit`) may need root: it apt-installs
-# ganeti-htools-3.0 when the real hbal is missing.  `integration` needs root:
+# Sub-targets: venv deps hbal chromium unit integration molecule vmlab sanity lint build clean distclean.
+# Only `hbal` and `chromium` (and so `test` and `unit`) may need root: they
+# apt-install ganeti-htools-3.0 when the real hbal is missing, and chromium
+# (for the browser test of the HTML plan report) when it is missing.  `integration` needs root:
 # its lab (tests/lab/up.sh) apt-installs Ganeti and builds an isolated network
 # namespace; `make test` runs it only as root and says so otherwise.  So does
 # `vmlab`: its lab (tests/vmlab/up.sh) apt-installs QEMU and debootstrap and
@@ -26,6 +27,7 @@ BIN := $(CURDIR)/$(VENV)/bin
 VPY := $(BIN)/python
 HBAL ?= /usr/lib/ganeti/3.0/usr/bin/hbal
 HTOOLS_DEB ?= ganeti-htools-3.0
+CHROMIUM ?= /usr/bin/chromium
 
 COLLECTIONS_DIR := $(CURDIR)/.cache/collections
 COLL_LINK := $(COLLECTIONS_DIR)/ansible_collections/ganeti/htools
@@ -49,7 +51,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
 
-.PHONY: help example test deps venv hbal link unit integration molecule vmlab sanity lint build docs clean distclean
+.PHONY: help example test deps venv hbal chromium link unit integration molecule vmlab sanity lint build docs clean distclean
 
 help:
 	@echo "make example   plan a balance (check mode) of playbooks/files/example.data"
@@ -57,7 +59,7 @@ help:
 	@echo "               the integration tests run only as root)"
 	@echo "make integration  tests against a real Ganeti cluster in an isolated netns (root)"
 	@echo "make vmlab     tests on a cluster of QEMU VMs: real DRBD, LVM, reboots (root)"
-	@echo "sub-targets:   venv deps hbal unit integration vmlab sanity lint build clean distclean"
+	@echo "sub-targets:   venv deps hbal chromium unit integration vmlab sanity lint build clean distclean"
 
 # ---------------------------------------------------------------- environment
 
@@ -88,7 +90,7 @@ $(VENV)/.test.stamp: requirements.txt requirements-test.txt | $(VPY)
 
 venv: $(VENV)/.runtime.stamp
 
-deps: $(VENV)/.test.stamp hbal
+deps: $(VENV)/.test.stamp hbal chromium
 
 # The real Ganeti htools (the reference for the differential tests).
 hbal:
@@ -99,6 +101,18 @@ hbal:
 	echo "== installing $(HTOOLS_DEB)"; \
 	$(APT_GET) install $(HTOOLS_DEB) || { apt-get update -q && $(APT_GET) install $(HTOOLS_DEB); }; \
 	test -x "$(HBAL)"
+
+# Debian's chromium, for the browser test of the HTML plan report
+# (tests/browser, driven by playwright, which never downloads a browser here).
+# Not root and missing: that test skips and says why (under CI=true it fails).
+chromium:
+	@if [ -x "$(CHROMIUM)" ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then \
+	  echo "== $(CHROMIUM) is missing: the browser test will skip (as root: apt-get install -y chromium)"; exit 0; \
+	fi; \
+	echo "== installing chromium"; \
+	$(APT_GET) install chromium || { apt-get update -q && $(APT_GET) install chromium; }; \
+	test -x "$(CHROMIUM)"
 
 # ansible finds the collection through this symlink (relative, so the
 # checkout may move).
@@ -135,7 +149,8 @@ test: deps
 	@echo "== make test: all passed"
 
 unit: deps link
-	$(BIN)/pytest tests/ -n auto --ignore=tests/integration --ignore=tests/vmlab $(PYTEST_ARGS)
+	HTOOLS_CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/ -n auto --ignore=tests/integration \
+	  --ignore=tests/vmlab $(PYTEST_ARGS)
 
 # A real Ganeti 3.0.2 cluster (3 nodes, fake hypervisor) in an isolated network
 # namespace, reached over RAPI on 127.0.0.1 only: brought up once, torn down

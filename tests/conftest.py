@@ -115,6 +115,7 @@ _FOLDER_MARKERS = {
     "differential": ("differential", "slow"),
     "integration": ("lab",),
     "vmlab": ("vmlab",),
+    "browser": ("browser",),
 }
 _SLOW_FILES = ("unit/backend/test_fuzz_loaders.py", "unit/planner/test_avoid_disk_moves.py")
 _HBAL_FIXTURE = "require_hbal"      # a test that runs the real hbal compares with it

@@ -34,6 +34,7 @@ extends_documentation_fragment:
   - ganeti.htools.balance_options
   - ganeti.htools.rapi
   - ganeti.htools.plans
+  - ganeti.htools.plan_report
   - ganeti.htools.execution
 options:
   save_state:
@@ -314,6 +315,11 @@ search_stats:
       re-scored exactly) and C(fallbacks) (steps handed to the reference search; 0 expected).
   returned: success
   type: dict
+report_file:
+  description: The path of the HTML report written (O(report_file)).
+  returned: when O(report_file) was given
+  type: str
+  sample: /var/tmp/plan.html
 plan:
   description:
     - The plan as one self-contained object, to be given back as O(plan).
@@ -439,7 +445,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.plan
 def main():
     argument_spec = argspecs.combine(
         argspecs.data_source(), argspecs.balance_options(), argspecs.rapi(),
-        argspecs.execution(), save_state=dict(type="path"))
+        argspecs.execution(), argspecs.plan_report(), save_state=dict(type="path"))
     HtoolsModule(argument_spec, needs=BALANCE.needs).run_plan(BALANCE)
 
 

@@ -64,6 +64,12 @@ def test_the_role_has_its_page_with_every_option():
         assert option in text, option
 
 
+def test_the_filter_has_its_page():
+    text = ' '.join(_page_text('plan_report_html_filter').split())
+    assert 'A plan as a self-contained HTML page' in text
+    assert 'ganeti.htools.plan_report_html' in text
+
+
 def test_the_site_has_an_index_linking_the_collection():
     with open(os.path.join(SITE, 'index.html'), encoding='utf-8') as handle:
         assert 'collections/ganeti/htools/index.html' in handle.read()

@@ -5,7 +5,7 @@
 
 Each group matches one doc fragment: data_file (data_source), data_source
 (data_source and data_source.model), rapi, balance_options, plans,
-execution.  Numeric options are declared as option tables (type, default,
+execution, plan_report.  Numeric options are declared as option tables (type, default,
 valid range), so the same declaration builds the spec and checks the values.
 """
 
@@ -92,6 +92,11 @@ def plans():
 def execution():
     """How a plan is given back, checked and executed."""
     return argument_spec(EXECUTION_OPTIONS)
+
+
+def plan_report():
+    """Where a planning module writes the HTML report of its plan."""
+    return dict(report_file=dict(type="path"))
 
 
 def combine(*groups, **extra):

@@ -11,6 +11,9 @@ mode stop there → lock the cluster → re-read and re-check → execute → re
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible.module_utils.common.text.converters import to_native
 
@@ -24,6 +27,7 @@ from ..live.resume import progress
 from ..live.snapshot import Snapshot, drift, fingerprint, model_state
 from ..live.source import client_from_params, read_cluster, unreadable, url_credentials
 from ..report.diff import placement_diff
+from ..report.html import render_plan_html
 from .argspecs import CHECKED_OPTIONS
 
 _PATH_OPTIONS = ("data_file", "util_file")
@@ -123,6 +127,9 @@ class HtoolsModule:
         except OSError as err:
             self.fail("cannot write the state files: %s" % to_native(err))
         plan = result["plan"]
+        if params.get("report_file"):
+            # before anything runs: the report is of the plan, whatever execution does
+            self._write_report(params["report_file"], result)
         if not planner.executes:
             result["changed"] = False       # a plan for others to execute; nothing ran
             self.ansible.exit_json(**result)
@@ -157,6 +164,27 @@ class HtoolsModule:
                       "was executed", drift=changes, replanned=False, plan=given)
         return self._fresh_plan(planner, data, state, cluster, given["options"],
                                 replanned=True, drift=changes)
+
+    def _write_report(self, path, result):
+        """The plan's HTML page at `path`, replaced atomically (a local artefact:
+        written in check mode too, and `changed` stays as it is)."""
+        page = render_plan_html(result).encode("utf-8")
+        fd, tmp = None, None
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp",
+                                       dir=os.path.dirname(os.path.abspath(path)))
+            with os.fdopen(fd, "wb") as handle:
+                fd = None
+                handle.write(page)
+            self.ansible.atomic_move(tmp, path)
+        except OSError as err:
+            if fd is not None:
+                os.close(fd)
+            if tmp and os.path.exists(tmp):
+                os.unlink(tmp)
+            self.fail("cannot write report_file %s: %s; nothing was executed"
+                      % (path, to_native(err.strerror or err)), **result)
+        result["report_file"] = path
 
     def _refuse_running_jobs(self, client, plan):
         # A job the interrupted run submitted may still be queued or running:

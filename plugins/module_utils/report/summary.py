@@ -15,7 +15,7 @@ NODES_SHOWN = 8         # per wave line
 LINES_SHOWN = 8         # jobsets or waves
 
 
-def _domain(names):
+def domain_suffix(names):
     """The dot-suffix every name shares (".example.com"), cut from the lines."""
     names = [n for n in names if n]
     if not names:
@@ -74,8 +74,8 @@ def _warning_lines(warnings):
 def balance_summary(report):
     """ganeti_balance: score, moves per jobset, stop reason, warnings."""
     moves = report["moves"]
-    suffix = _domain([m[k] for m in moves for k in ("instance", "old_primary", "old_secondary",
-                                                    "new_primary", "new_secondary")])
+    suffix = domain_suffix([m[k] for m in moves for k in (
+        "instance", "old_primary", "old_secondary", "new_primary", "new_secondary")])
     head = "group %s: score %.8f -> %.8f, %d move%s in %d jobset%s" % (
         report["group"], report["initial_score"], report["final_score"], len(moves),
         "" if len(moves) == 1 else "s", len(report["jobsets"]),
@@ -97,7 +97,7 @@ def reboot_summary(report):
     lines = ["%d node%s in %d wave%s (reboot groups), %d instance move%s" % (
         nodes, "" if nodes == 1 else "s", len(waves), "" if len(waves) == 1 else "s",
         len(report["moves"]), "" if len(report["moves"]) == 1 else "s")]
-    suffix = _domain([n for w in waves for n in w["nodes"]])
+    suffix = domain_suffix([n for w in waves for n in w["nodes"]])
     shown, hidden = _cut(waves, LINES_SHOWN)
     for wave in shown:
         names, rest = _cut(wave["nodes"], NODES_SHOWN)

@@ -80,7 +80,7 @@ def test_reboot_summary_counts_nodes_waves_and_moves():
     ([], ''),
 ])
 def test_the_common_domain_is_cut_only_when_every_name_has_it(names, suffix):
-    assert summary._domain(names) == suffix   # pylint: disable=protected-access
+    assert summary.domain_suffix(names) == suffix
 
 
 def test_long_jobsets_are_cut_with_a_count():

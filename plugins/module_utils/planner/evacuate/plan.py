@@ -9,6 +9,7 @@ import json
 
 from ...backend.ialloc import load_ialloc, load_ialloc_text
 from ...backend.prepare import prepare
+from ...report.usage import usage_state
 from ..base import Planner
 from ..metrics import cluster_score
 from .change_group import change_group
@@ -163,9 +164,18 @@ def evacuate(data, request_or_options, prepared=False):
         moves=moves, jobsets=[[m["index"] for m in moves]] if moves else [],
         scores=scores,
         score_before=cluster_score(before.nodes), score_after=cluster_score(after.nodes),
+        node_usage=_node_usage(before, after,
+                               touched | {before.nodes[k].group for k in request.nodes}),
         changed=bool(moves))
     report["summary"] = summary(report)
     return report
+
+
+def _node_usage(before, after, groups):
+    """The nodes of the groups involved, before and after the plan (for the HTML report)."""
+    members = [k for gdx in sorted(groups) for k in before.members.get(gdx, ())]
+    return [usage_state("before", [before.nodes[k] for k in members]),
+            usage_state("after", [after.nodes[k] for k in members])]
 
 
 def rapi_jobs(first, index, instance, opcodes):

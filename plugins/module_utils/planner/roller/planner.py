@@ -15,6 +15,7 @@ from ... import run_tags
 from ...backend.detect import load_data_file
 from ...backend.prepare import prepare
 from ...report.summary import reboot_summary
+from ...report.usage import usage_state
 from ..base import Planner
 from .colouring import smallest_colouring
 from .errors import NO_GRAPH, NO_ROOM_NONREDUNDANT, RollerError
@@ -82,7 +83,7 @@ def plan_reboots(data, opts):
                                   flags["skip_non_redundant"], names, exclude)
     except RollerError as err:
         if run and str(err) == NO_GRAPH:        # every node of the run is done
-            return _report(data, [], master, [], warnings, flags, run)
+            return _report(data, [], master, [], warnings, flags, run, group_idx)
         raise
 
     graph = build_graph(data, selected, flags["offline_maintenance"])
@@ -98,7 +99,7 @@ def plan_reboots(data, opts):
         ordered = ordered[:1]
     text = report_lines([([data.nodes[n].name for n in members], printed_moves(data, state))
                          for members, state in ordered], flags["one_step_only"])
-    return _report(data, ordered, master, text, warnings, flags, run)
+    return _report(data, ordered, master, text, warnings, flags, run, group_idx)
 
 
 def run_progress(data, run_id):
@@ -108,7 +109,18 @@ def run_progress(data, run_id):
     return found
 
 
-def _report(data, ordered, master, text, warnings, opts, run=None):
+def _node_usage(data, ordered, group_idx):
+    """The nodes (of the planned group) as loaded, and after each wave's instance
+    moves, for the HTML report.  The node migrations of a wave (migrate_primaries)
+    are not applied: hroller does not check they fit, so neither state would be sure."""
+    members = [n.idx for n in data.nodes if group_idx is None or n.group == group_idx]
+    states = [usage_state("before", [data.nodes[k] for k in members])]
+    for number, (_nodes, state) in enumerate(ordered, start=1):
+        states.append(usage_state("wave %d" % number, [state.node(k) for k in members]))
+    return states
+
+
+def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=None):
     migrate = opts["full_evacuation"] or not opts["offline_maintenance"]
     moves, jobsets, waves = [], [], []
     master_wave = None
@@ -153,6 +165,7 @@ def _report(data, ordered, master, text, warnings, opts, run=None):
         "warnings": warnings + list(data.warnings),
         "changed": False,
         "run": run or None,
+        "node_usage": _node_usage(data, ordered, group_idx),
     }
     report["summary"] = reboot_summary(report)
     return report

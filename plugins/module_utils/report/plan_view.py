@@ -1,0 +1,178 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What a plan's HTML report shows, as plain data, whatever the plan's kind.
+
+`plan_view()` takes a planning module's result (or its `plan` document alone)
+and returns the parts the page is made of: the facts, the per-node usage
+states, the score per step, the moves grouped by jobset or wave, the
+warnings.  Kept apart from the page itself so that tests can compare the
+page with it.
+"""
+
+from __future__ import annotations
+
+from .usage import from_node_record
+
+BALANCE, EVACUATE, REBOOT = "balance", "evacuate", "rolling-reboot"
+TITLES = {BALANCE: "Balance plan", EVACUATE: "Evacuation plan", REBOOT: "Rolling reboot plan"}
+# The moves table: (column key, header), the same for every kind but the score.
+MOVE_COLUMNS = (("index", "#"), ("instance", "Instance"), ("move", "Move"),
+                ("old_primary", "Old primary"), ("old_secondary", "Old secondary"),
+                ("new_primary", "New primary"), ("new_secondary", "New secondary"),
+                ("jobset", "Jobset"))
+SCORE_COLUMN = ("score_text", "Score after")
+
+
+class NotAPlan(ValueError):
+    """The value given is neither a planning result nor a plan document."""
+
+
+def _as_result(value):
+    """A module result from a result or a plan document (`plan` given alone)."""
+    if not isinstance(value, dict):
+        raise NotAPlan("expected the result of a ganeti.htools planning module or its plan, "
+                       "not %s" % type(value).__name__)
+    if isinstance(value.get("report"), dict) and str(value.get("format", "")).startswith(
+            "ganeti.htools/"):
+        result = dict(value["report"])
+        result.update(moves=value.get("moves", []), jobsets=value.get("jobsets", []),
+                      plan=value)
+        return result
+    return value
+
+
+def plan_kind(result):
+    """balance, evacuate or rolling-reboot."""
+    plan = result.get("plan")
+    if isinstance(plan, dict) and plan.get("kind") in TITLES:
+        return plan["kind"]
+    if "initial_score" in result:
+        return BALANCE
+    if "waves" in result:
+        return REBOOT
+    if "iallocator_result" in result:
+        return EVACUATE
+    raise NotAPlan("expected the result of ganeti_balance, ganeti_evacuate_group or "
+                   "ganeti_rolling_reboot (or its plan): none of initial_score, waves or "
+                   "iallocator_result is there")
+
+
+def _states(result, kind):
+    if kind == BALANCE:
+        return [{"state": "before", "nodes": [from_node_record(n) for n in
+                                              result.get("nodes_before") or ()]},
+                {"state": "after", "nodes": [from_node_record(n) for n in
+                                             result.get("nodes_after") or ()]}]
+    states = [dict(s) for s in result.get("node_usage") or () if s.get("nodes")]
+    if kind == REBOOT:
+        waves = {"wave %d" % w["wave"]: w["nodes"] for w in result.get("waves") or ()}
+        for state in states:
+            state["rebooting"] = list(waves.get(state["state"], ()))
+    return states
+
+
+def _scores(result, kind):
+    """[(label, score)]: the score before the plan, then after each step."""
+    if kind == BALANCE:
+        return [("before", result["initial_score"])] + [
+            ("step %d" % m["index"], m["score"]) for m in result.get("moves", ())]
+    if kind == EVACUATE and result.get("score_before") is not None:
+        return [("before", result["score_before"]), ("after", result["score_after"])]
+    return []
+
+
+def _group_label(kind, number, size):
+    moves = "%d move%s" % (size, "" if size == 1 else "s")
+    if kind == EVACUATE:
+        return "jobset %d: %s, independent instances, run in parallel" % (number, moves)
+    return "jobset %d: %s%s" % (number, moves, ", run in parallel" if size > 1 else "")
+
+
+def _move_groups(result, kind):
+    """[{label, moves}]: jobsets in order, or the waves (those without moves too)."""
+    moves = list(result.get("moves") or ())
+    if kind == REBOOT:
+        groups = []
+        for wave in result.get("waves") or ():
+            listed = [m for m in moves if m.get("wave") == wave["wave"]]
+            label = "wave %d: reboots %s%s" % (wave["wave"], ", ".join(wave["nodes"]),
+                                               " (the master, last)" if wave["has_master"]
+                                               else "")
+            if wave.get("migrate_primaries"):
+                label += "; DRBD primaries migrated off first"
+            if not listed:
+                label += "; no instance moves"
+            groups.append({"label": label, "moves": listed})
+        return groups
+    by_index = {m["index"]: m for m in moves}
+    return [{"label": _group_label(kind, number, len(jobset)),
+             "moves": [by_index[i] for i in jobset if i in by_index]}
+            for number, jobset in enumerate(result.get("jobsets") or (), start=1)]
+
+
+def _warnings(result):
+    # a module result moved them to data_warnings; a planner report keeps warnings
+    return list(result.get("data_warnings") or result.get("warnings") or ())
+
+
+def state_phrase(label):
+    """How a usage state reads in a sentence: before/after the plan, after a wave's moves."""
+    if label in ("before", "after"):
+        return label + " the plan"
+    return "after the moves of " + label
+
+
+def _facts(result, kind, states):
+    moves = result.get("moves") or ()
+    facts = [("moves", len(moves))]
+    if kind == REBOOT:
+        facts.append(("waves", len(result.get("waves") or ())))
+    else:
+        facts.append(("jobsets", len(result.get("jobsets") or ())))
+    scores = _scores(result, kind)
+    if scores:
+        facts.append(("score", "%.8f \u2192 %.8f" % (scores[0][1], scores[-1][1])))
+    failing = [sum(1 for n in state["nodes"] if n.get("n1_fail")) for state in states]
+    if failing:
+        facts.append(("N+1 failing nodes before", failing[0]))
+    if len(failing) == 2:
+        facts.append(("N+1 failing nodes after", failing[1]))
+    elif len(failing) > 2:
+        facts.append(("N+1 failing nodes, worst wave", max(failing[1:])))
+    return facts
+
+
+def _meta(result, kind):
+    plan = result.get("plan") if isinstance(result.get("plan"), dict) else {}
+    meta = []
+    for label, value in (("cluster", plan.get("cluster")), ("group", result.get("group")),
+                         ("request", result.get("kind") if kind == EVACUATE else None),
+                         ("nodes", ", ".join(result.get("nodes") or ()) if kind == EVACUATE
+                          else None),
+                         ("plan id", plan.get("plan_id")), ("created", plan.get("created")),
+                         ("stop reason", result.get("stop_reason"))):
+        if value:
+            meta.append((label, value))
+    return meta
+
+
+def plan_view(value):
+    """The report's parts for a planning result or a plan document (see the module doc)."""
+    result = _as_result(value)
+    kind = plan_kind(result)
+    states = _states(result, kind)
+    columns = MOVE_COLUMNS + ((SCORE_COLUMN,) if kind == BALANCE else ())
+    return {
+        "kind": kind,
+        "title": TITLES[kind],
+        "meta": _meta(result, kind),
+        "facts": _facts(result, kind, states),
+        "states": states,
+        "scores": _scores(result, kind),
+        "columns": columns,
+        "groups": _move_groups(result, kind),
+        "warnings": _warnings(result),
+        "failed_instances": list(result.get("failed_instances") or ()),
+        "summary": result.get("summary") or "",
+    }

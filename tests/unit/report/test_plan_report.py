@@ -1,0 +1,192 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The HTML report of a plan (report/html.py): what it shows equals the plan.
+
+Read back without a browser (kit/report_page.py); tests/browser checks the
+same page in chromium.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
+from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import make_plan
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
+    plan_balance)
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.plan import evacuate
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import (
+    plan_rolling_reboot)
+from ansible_collections.ganeti.htools.plugins.module_utils.report import svg
+from ansible_collections.ganeti.htools.plugins.module_utils.report.html import render_plan_html
+from ansible_collections.ganeti.htools.plugins.module_utils.report.plan_view import (
+    NotAPlan, plan_view)
+from ansible_collections.ganeti.htools.plugins.module_utils.report.usage import (
+    from_node_record)
+
+from kit.paths import EXAMPLE
+from kit.report_page import bars_by, expected_rows, read_page
+
+METRICS = [m[0] for m in svg.METRICS]
+
+
+@pytest.fixture(scope='module')
+def balance():
+    return plan_balance(EXAMPLE)
+
+
+@pytest.fixture(scope='module')
+def reboot():
+    return plan_rolling_reboot(EXAMPLE)
+
+
+@pytest.fixture(scope='module')
+def evacuation():
+    data, _fmt = load_data_file(EXAMPLE)
+    return evacuate(data, {'nodes': ['node3.example.com'], 'mode': 'all', 'drain': True})
+
+
+def _used_pct(record):
+    return 100.0 * (record['mem_total'] - record['mem_free']) / record['mem_total']
+
+
+def test_balance_page_has_a_bar_per_node_and_state_equal_to_the_plan(balance):
+    page = read_page(render_plan_html(balance))
+    names = [n['fqdn'] for n in balance['nodes_before']]
+    for metric in METRICS:
+        for state in ('before', 'after'):
+            assert sorted(bars_by(page, metric, state)) == sorted(names), (metric, state)
+    for state, records in (('before', balance['nodes_before']), ('after', balance['nodes_after'])):
+        mem = bars_by(page, 'mem', state)
+        count = bars_by(page, 'instances', state)
+        for record in records:
+            usage = from_node_record(record)
+            assert mem[usage['name']] == pytest.approx(_used_pct(usage), abs=1e-4)
+            assert count[usage['name']] == record['pcnt'] + record['scnt']
+
+
+def test_balance_page_has_a_score_per_step(balance):
+    page = read_page(render_plan_html(balance))
+    assert [int(p['data-step']) for p in page.points] == list(range(len(balance['moves']) + 1))
+    scores = [float(p['data-score']) for p in page.points]
+    assert scores == [balance['initial_score']] + [m['score'] for m in balance['moves']]
+
+
+def test_balance_moves_table_equals_the_plan_grouped_by_jobset(balance):
+    page = read_page(render_plan_html(balance))
+    in_table_order = [balance['moves'][i - 1] for js in balance['jobsets'] for i in js]
+    keys = ('index', 'instance', 'move', 'old_primary', 'old_secondary', 'new_primary',
+            'new_secondary', 'jobset', 'score_text')
+    assert [[row[k] for k in keys] for row in page.rows] == expected_rows(in_table_order, keys)
+    assert len(page.groups) == len(balance['jobsets'])
+    for number, (label, jobset) in enumerate(zip(page.groups, balance['jobsets']), start=1):
+        assert label.startswith('jobset %d: %d move' % (number, len(jobset)))
+
+
+def test_n1_failures_and_warnings_are_highlighted(balance):
+    result = dict(balance, data_warnings=['node9 reports <odd> memory'])
+    text = render_plan_html(result)
+    assert 'node9 reports &lt;odd&gt; memory' in text
+    failing = ', '.join(balance['n1_failures'])
+    assert failing and 'N+1 fails before the plan on: %s' % failing in text
+    assert re.search(r'class="fact alert" data-fact="N\+1 failing nodes before"><b>%d<'
+                     % len(balance['n1_failures']), text)
+
+
+def test_a_plan_document_alone_gives_the_same_page_as_its_result(balance):
+    plan = make_plan('balance', balance, {'nodes': {}}, {})
+    result = dict(plan['report'], moves=plan['moves'], jobsets=plan['jobsets'], plan=plan)
+    assert render_plan_html(plan) == render_plan_html(result)
+    assert 'plan id:</b> %s' % plan['plan_id'] in render_plan_html(plan)
+
+
+def test_the_page_is_self_contained_and_escapes_the_plan(balance):
+    hostile = copy.deepcopy(balance)
+    hostile['moves'][0]['instance'] = '<script>alert(1)</script>'
+    hostile['nodes_before'][0]['fqdn'] = 'node"><img src=x onerror=alert(1)>'
+    text = render_plan_html(hostile)
+    page = read_page(text)
+    assert not {'script', 'img', 'link', 'iframe', 'object'} & page.tags
+    assert page.rows[0]['instance'] == '<script>alert(1)</script>'
+    # no resource from elsewhere: inline SVG in HTML needs no namespace URL either
+    assert not re.search(r'(?:https?:)?//', text)
+    assert 'url(' not in text and '@import' not in text
+
+
+def test_reboot_page_groups_moves_by_wave_with_a_state_per_wave(reboot):
+    page = read_page(render_plan_html(reboot))
+    assert len(page.groups) == len(reboot['waves'])
+    for label, wave in zip(page.groups, reboot['waves']):
+        assert label.startswith('wave %d: reboots %s' % (wave['wave'], ', '.join(wave['nodes'])))
+    rows = [[row[k] for k in ('index', 'instance', 'new_primary', 'jobset')] for row in page.rows]
+    assert rows == expected_rows(reboot['moves'], ('index', 'instance', 'new_primary', 'jobset'))
+    states = [s['state'] for s in reboot['node_usage']]
+    assert states == ['before'] + ['wave %d' % w['wave'] for w in reboot['waves']]
+    names = [n['name'] for n in reboot['node_usage'][0]['nodes']]
+    for state in states:
+        assert sorted(bars_by(page, 'cpu', state)) == sorted(names)
+    assert not page.points                  # a reboot plan has no score
+
+
+def test_reboot_wave_state_has_the_wave_moves_applied(reboot):
+    before = {n['name']: n for n in reboot['node_usage'][0]['nodes']}
+    for wave, state in zip(reboot['waves'], reboot['node_usage'][1:]):
+        after = {n['name']: n for n in state['nodes']}
+        for index in wave['moves']:
+            move = reboot['moves'][index - 1]
+            assert after[move['old_primary']]['primaries'] < before[move['old_primary']]['primaries']
+            assert after[move['new_primary']]['primaries'] > before[move['new_primary']]['primaries']
+
+
+def test_evacuation_page_shows_failed_instances_and_two_scores(evacuation):
+    assert evacuation['failed_instances'] and evacuation['moves']
+    text = render_plan_html(evacuation)
+    page = read_page(text)
+    for failed in evacuation['failed_instances']:
+        assert 'data-instance="%s"' % failed['instance'] in text
+    assert [float(p['data-score']) for p in page.points] == [evacuation['score_before'],
+                                                             evacuation['score_after']]
+    assert [row['instance'] for row in page.rows] == [m['instance'] for m in evacuation['moves']]
+    after = bars_by(page, 'instances', 'after')
+    usage = {n['name']: n for n in evacuation['node_usage'][1]['nodes']}
+    assert after == {k: v['primaries'] + v['secondaries'] for k, v in usage.items()}
+    assert after['node3.example.com'] == len(evacuation['failed_instances'])
+
+
+def test_a_plan_without_moves_says_so():
+    quiet = plan_balance(EXAMPLE, max_length=0)
+    text = render_plan_html(quiet)
+    assert 'The plan has no moves.' in text
+    assert 'id="scores"' not in text        # a single score makes no line
+    assert len(read_page(text).bars) == 2 * len(METRICS) * len(quiet['nodes_before'])
+
+
+def test_usage_from_the_model_equals_usage_from_balance_node_records(balance, evacuation):
+    # two ways to the same records: the evacuation's model nodes, the balance's -p rows
+    from_model = evacuation['node_usage'][0]['nodes']
+    from_rows = [from_node_record(n) for n in balance['nodes_before']]
+    assert sorted(from_model, key=lambda n: n['name']) == sorted(from_rows,
+                                                                 key=lambda n: n['name'])
+
+
+@pytest.mark.parametrize('value', [None, [], 'text', {}, {'moves': []}])
+def test_what_is_not_a_plan_is_refused(value):
+    with pytest.raises(NotAPlan):
+        plan_view(value)
+
+
+@pytest.mark.parametrize('values,unit,top,step', [
+    ([53.0, 74.0], '%', 100.0, 25.0),
+    ([102.0], '%', 125.0, 25.0),
+    ([180.0], '%', 200.0, 50.0),
+    ([19.0, 20.0], '', 20.0, 5.0),
+    ([22.0], '', 25.0, 5.0),
+    ([0.0], '', 1.0, 1.0),
+    ([3.0], '', 3.0, 1.0),
+])
+def test_usage_axes_end_on_round_ticks(values, unit, top, step):
+    assert svg.axis(values, unit) == (top, step)
