@@ -12,6 +12,7 @@ page with it.
 
 from __future__ import annotations
 
+from ..live.plans import PlanError, plan_result
 from .usage import from_node_record
 
 BALANCE, EVACUATE, REBOOT = "balance", "evacuate", "rolling-reboot"
@@ -35,10 +36,10 @@ def _as_result(value):
                        "not %s" % type(value).__name__)
     if isinstance(value.get("report"), dict) and str(value.get("format", "")).startswith(
             "ganeti.htools/"):
-        result = dict(value["report"])
-        result.update(moves=value.get("moves", []), jobsets=value.get("jobsets", []),
-                      plan=value)
-        return result
+        try:
+            return plan_result(value)
+        except PlanError as err:
+            raise NotAPlan(str(err)) from None
     return value
 
 

@@ -15,7 +15,7 @@ import re
 import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
-from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import make_plan
+from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import make_plan, plan_report
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
     plan_balance)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.plan import evacuate
@@ -99,7 +99,7 @@ def test_n1_failures_and_warnings_are_highlighted(balance):
 
 def test_a_plan_document_alone_gives_the_same_page_as_its_result(balance):
     plan = make_plan('balance', balance, {'nodes': {}}, {})
-    result = dict(plan['report'], moves=plan['moves'], jobsets=plan['jobsets'], plan=plan)
+    result = dict(plan_report(plan), moves=plan['moves'], jobsets=plan['jobsets'], plan=plan)
     assert render_plan_html(plan) == render_plan_html(result)
     assert 'plan id:</b> %s' % plan['plan_id'] in render_plan_html(plan)
 
