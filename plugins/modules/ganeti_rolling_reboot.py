@@ -337,25 +337,6 @@ report_file:
   returned: when O(report_file) was given
   type: str
   sample: /var/tmp/plan.html
-node_usage:
-  description:
-    - Per-node usage for the HTML report (O(report_file)) - a list of states, each
-      with C(state) and C(nodes) - C(before) the plan, then after the instance moves
-      of each wave (C(wave 1), ...; the node migrations of RV(waves[].migrate_primaries)
-      are not applied), over the nodes of O(group) or of the whole cluster.
-    - Each node has C(name), C(mem_total), C(mem_free) (the memory its instances leave
-      unallocated, MiB), C(disk_total), C(disk_free) (MiB), C(cpus), C(vcpus),
-      C(primaries), C(secondaries), C(offline) and C(n1_fail) (fails the N+1 check);
-      the nodes come in the same order in every state.
-  returned: success
-  type: list
-  elements: dict
-  sample:
-    - state: before
-      nodes:
-        - {name: node1, mem_total: 196608.0, mem_free: 92160, disk_total: 4194304.0,
-           disk_free: 1521664, cpus: 48.0, vcpus: 43, primaries: 10, secondaries: 9,
-           offline: false, n1_fail: true}
 plan:
   description:
     - The plan as one self-contained object - the moves and jobsets, the options, the

@@ -43,6 +43,9 @@ STATE_ENCODING = "json+zlib+base64"
 _EXECUTION_KEYS = ("moves", "jobsets")
 # Parts of a planning report that describe the data, not the plan.
 _DATA_KEYS = ("warnings", "changed")
+# Parts of a planning report that only the plan document carries (packed): the
+# HTML report's per-node usage, thousands of values Ansible need not handle.
+PLAN_ONLY_KEYS = ("node_usage",)
 # The parts the digest covers, each digested on its own to name an edit.
 _DIGESTED = ("format", "kind", "plan_id", "created", "cluster", "options", "fingerprint",
              "state", "jobsets", "report", "summary")
@@ -142,7 +145,7 @@ def make_plan(kind, report, state, options, cluster=None, signing_key=None):
 
 def plan_result(plan):
     """The module result fields of a plan, fresh or given back: one shape for both."""
-    result = plan_report(plan)
+    result = {k: v for k, v in plan_report(plan).items() if k not in PLAN_ONLY_KEYS}
     result.update(moves=plan["moves"], jobsets=plan["jobsets"], changed=bool(plan["moves"]),
                   plan=plan)
     return result

@@ -12,7 +12,7 @@ page with it.
 
 from __future__ import annotations
 
-from ..live.plans import PlanError, plan_result
+from ..live.plans import PlanError, plan_report, plan_result
 from .usage import from_node_record
 
 BALANCE, EVACUATE, REBOOT = "balance", "evacuate", "rolling-reboot"
@@ -37,7 +37,7 @@ def _as_result(value):
     if isinstance(value.get("report"), dict) and str(value.get("format", "")).startswith(
             "ganeti.htools/"):
         try:
-            return plan_result(value)
+            return plan_result(value)       # node_usage stays in value (the plan)
         except PlanError as err:
             raise NotAPlan(str(err)) from None
     return value
@@ -59,13 +59,26 @@ def plan_kind(result):
                    "iallocator_result is there")
 
 
+def _node_usage(result):
+    """The usage states: a module result leaves them in its plan (packed)."""
+    if "node_usage" in result:
+        return result["node_usage"] or ()
+    plan = result.get("plan")
+    if isinstance(plan, dict) and isinstance(plan.get("report"), dict):
+        try:
+            return plan_report(plan).get("node_usage") or ()
+        except PlanError as err:
+            raise NotAPlan(str(err)) from None
+    return ()
+
+
 def _states(result, kind):
     if kind == BALANCE:
         return [{"state": "before", "nodes": [from_node_record(n) for n in
                                               result.get("nodes_before") or ()]},
                 {"state": "after", "nodes": [from_node_record(n) for n in
                                              result.get("nodes_after") or ()]}]
-    states = [dict(s) for s in result.get("node_usage") or () if s.get("nodes")]
+    states = [dict(s) for s in _node_usage(result) if s.get("nodes")]
     if kind == REBOOT:
         waves = {"wave %d" % w["wave"]: w["nodes"] for w in result.get("waves") or ()}
         for state in states:

@@ -109,13 +109,20 @@ def run_progress(data, run_id):
     return found
 
 
-def _node_usage(data, ordered, group_idx):
-    """The nodes (of the planned group) as loaded, and after each wave's instance
-    moves, for the HTML report.  The node migrations of a wave (migrate_primaries)
-    are not applied: hroller does not check they fit, so neither state would be sure."""
+# Waves whose instance moves the HTML report charts: enough to see the pattern,
+# few enough that a plan of hundreds of waves stays small.
+USAGE_WAVES_SHOWN = 6
+
+
+def _node_usage(data, ordered, moving_waves, group_idx):
+    """The nodes (of the planned group) as loaded, and after the instance moves of
+    the first waves that move instances (the others leave usage as it was), for
+    the HTML report.  The node migrations of a wave (migrate_primaries) are not
+    applied: hroller does not check they fit, so neither state would be sure."""
     members = [n.idx for n in data.nodes if group_idx is None or n.group == group_idx]
     states = [usage_state("before", [data.nodes[k] for k in members])]
-    for number, (_nodes, state) in enumerate(ordered, start=1):
+    for number in moving_waves[:USAGE_WAVES_SHOWN]:
+        state = ordered[number - 1][1]
         states.append(usage_state("wave %d" % number, [state.node(k) for k in members]))
     return states
 
@@ -165,7 +172,8 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
         "warnings": warnings + list(data.warnings),
         "changed": False,
         "run": run or None,
-        "node_usage": _node_usage(data, ordered, group_idx),
+        "node_usage": _node_usage(data, ordered, [w["wave"] for w in waves if w["moves"]],
+                                  group_idx),
     }
     report["summary"] = reboot_summary(report)
     return report
