@@ -228,6 +228,26 @@ nodes:
     failn1:
       description: Whether the node fails the N+1 check.
       type: bool
+    storage_units:
+      description:
+        - The node's storage units as the data reports them (text format node column 16, IAllocator node
+          C(storage)), in the data's order; empty when the data reports none.
+        - Free and total space are the loaded figures.
+      type: list
+      elements: dict
+      contains:
+        type:
+          description: Storage type, such as C(lvm-vg), C(drbd8) or C(file).
+          type: str
+        key:
+          description: Storage key, such as a volume group name or a directory.
+          type: str
+        free:
+          description: Free space (MiB).
+          type: int
+        total:
+          description: Total space (MiB).
+          type: int
   sample:
     - idx: 0
       name: node1
@@ -239,6 +259,11 @@ nodes:
       offline: false
       master: true
       failn1: false
+      storage_units:
+        - type: drbd8
+          key: xenvg
+          free: 2000
+          total: 4000
 node_table:
   description: The node table exactly as C(hbal -p) prints it for the initial state.
   returned: success

@@ -119,6 +119,30 @@ def test_bad_data_file_fails_cleanly(tmp_path, content):
     assert 'exception' not in result, output
 
 
+def test_nodes_show_their_storage_units(tmp_path):
+    """Node column 16 of the text format comes back as each node's storage_units;
+    a node without the column has none, and the score ignores the units (for now)."""
+    tail = '|8192|512|5000|102400|80000|8|N|uuid-1|2||N|0|1|1.0'
+    lines = ['g1|uuid-1|preferred||', '',
+             'node1' + tail + '|2000,4000,drbd8,xenvg;5000,10000,file,/srv/a,x',
+             'node2' + tail, '',
+             'i1|1024|1000|1|running|Y|node1|node2|drbd||1|-|N', '', '']
+    with_units = tmp_path / 'units.data'
+    with_units.write_text('\n'.join(lines) + '\n')
+    without = tmp_path / 'plain.data'
+    without.write_text('\n'.join(lines).replace('|2000,4000,drbd8,xenvg;5000,10000,file,/srv/a,x', '') + '\n')
+    status, result, output = run_module(tmp_path, '-a', 'data_file=%s' % with_units)
+    assert status == 'SUCCESS', output
+    units = {n['name']: n['storage_units'] for n in result['nodes']}
+    assert units == {'node1': [{'type': 'drbd8', 'key': 'xenvg', 'free': 2000, 'total': 4000},
+                               {'type': 'file', 'key': '/srv/a', 'free': 5000, 'total': 10000}],
+                     'node2': []}
+    status, plain, output = run_module(tmp_path, '-a', 'data_file=%s' % without)
+    assert status == 'SUCCESS', output
+    assert [n['storage_units'] for n in plain['nodes']] == [[], []]
+    assert plain['score'] == result['score']
+
+
 def test_missing_data_file_fails_cleanly(tmp_path):
     status, result, output = run_module(tmp_path, '-a', 'data_file=%s' % (tmp_path / 'nope.data'))
     assert status == 'FAILED!', output

@@ -8,6 +8,13 @@ first enabled hypervisor becomes every node's.
 
 Unlike `hbal -I`, the data is merged once: hbal's double merge (every
 instance counted twice) is a bug that hail itself does not have.
+
+Storage units (multi-storage design, model/storage.py): a node may carry
+`storage`, a list of `{"sunit": [type, key, params], "free": MiB, "total":
+MiB}`, and a disk `storage`, its desired unit as `[type, key]` (a third
+element, parameters, is accepted and ignored).  Both are optional; without
+them a request loads as before.  Offline and not vm-capable nodes report no
+runtime data, so their units are ignored as their other sizes are.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from ..model.cluster import ClusterData
 from ..model.group import Group
 from ..model.instance import Instance
 from ..model.node import Node
+from ..model.storage import STORAGE_TYPES, StorageUnit, resolve_disk_units, unit_id
 from ..model.vocabulary import ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE
 
 _ADMIN_STATE = {"up": "running", "down": "ADMIN_down", "offline": "ADMIN_offline"}
@@ -72,6 +80,8 @@ def load_ialloc(doc, source="<iallocator>", static_kvm_memory=4096):
                     excl_storage=excl, tags=n.get("tags", "str_list", []))
         node.drained = drained
         node.hypervisor = hypervisor
+        if live:
+            node.storage_units = _node_storage(n.get("storage", "list", []), source, name)
         if hypervisor == "kvm" and static_kvm_memory:
             node.n_mem = static_kvm_memory
         nodes.append(node)
@@ -95,22 +105,69 @@ def load_ialloc(doc, source="<iallocator>", static_kvm_memory=4096):
         if state not in _ADMIN_STATE:
             raise DataError("instance %s: bad admin_state" % name, source=source,
                             expected="up, down or offline", got=state)
-        disks = []
+        disks, disk_units = [], []
         for dpos, draw in enumerate(i.get("disks", "list")):
             d = JsonObject(draw, source, "instance %s disk %d" % (name, dpos))
             disks.append((d.get("size", "int"), d.get("spindles", "int", None)))
+            disk_units.append(_desired_unit(d.get("storage", "list", None), d.what, source))
         instances.append(Instance(
             pos, name, i.get("memory", "int"), i.get("disk_space_total", "int"),
             i.get("vcpus", "int"), _ADMIN_STATE[state], True, node_idx[placement[0]],
             node_idx[placement[1]] if len(placement) > 1 else NO_NODE, template,
             tags=i.get("tags", "str_list"), spindle_use=i.get("spindle_use", "int"), disks=disks,
-            forthcoming=i.get("forthcoming", "bool", False), nics=i.get("nics", "list")))
+            forthcoming=i.get("forthcoming", "bool", False), nics=i.get("nics", "list"),
+            disk_units=disk_units))
 
     ipolicy = _cluster_ipolicy(top.value.get("ipolicy"), source)
     data = ClusterData(groups, nodes, instances, tags, ipolicy)
     data.source = source
+    resolve_disk_units(data)
     request = top.get("request", "dict", None)
     return data, request
+
+
+_SUNIT_FORMAT = "[type, key, params] with a type among %s, a non-empty key and a list" \
+    % ", ".join(STORAGE_TYPES)
+
+
+def _node_storage(entries, source, node_name):
+    """A node's `storage` list as a tuple of StorageUnit."""
+    units = []
+    seen = set()
+    for pos, raw in enumerate(entries):
+        entry = JsonObject(raw, source, "node %s storage unit %d" % (node_name, pos))
+        unit = _storage_unit(entry)
+        if unit_id(unit) in seen:
+            raise DataError("%s repeats type %s key %r" % (entry.what, unit.type, unit.key),
+                            source=source, expected="one unit per type and key")
+        seen.add(unit_id(unit))
+        units.append(unit)
+    return tuple(units)
+
+
+def _storage_unit(entry):
+    sunit = entry.get("sunit", "list")
+    if (len(sunit) != 3 or sunit[0] not in STORAGE_TYPES or not isinstance(sunit[1], str)
+            or sunit[1] == "" or not isinstance(sunit[2], list)):
+        raise DataError("%s: bad key 'sunit'" % entry.what, source=entry.source,
+                        expected=_SUNIT_FORMAT, got=sunit)
+    free, total = entry.get("free", "int"), entry.get("total", "int")
+    if free < 0 or total < 0 or free > total:
+        raise DataError("%s: bad free/total space" % entry.what, source=entry.source,
+                        expected="0 <= free <= total (MiB)", got=[free, total])
+    return StorageUnit(sunit[0], sunit[1], tuple(sunit[2]), free, total)
+
+
+def _desired_unit(storage, what, source):
+    """A disk's `storage` ([type, key] or [type, key, params]) as (type, key), or None."""
+    if storage is None:
+        return None
+    if (len(storage) not in (2, 3) or storage[0] not in STORAGE_TYPES
+            or not isinstance(storage[1], str) or storage[1] == ""):
+        raise DataError("%s: bad key 'storage'" % what, source=source,
+                        expected="[type, key] with a type among %s and a non-empty key"
+                                 % ", ".join(STORAGE_TYPES), got=storage)
+    return (storage[0], storage[1])
 
 
 def _cluster_ipolicy(policy, source):

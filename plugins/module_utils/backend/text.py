@@ -5,6 +5,13 @@
 
 Sections separated by empty lines: groups, nodes, instances, cluster tags and,
 optionally, instance policies; fields within a line are separated by `|`.
+
+Two optional columns beyond what hbal reads carry storage units
+(model/storage.py): column 16 of a node line lists the node's units as
+`free,total,type,key[,params...]` entries separated by `;` (sizes in MiB),
+and column 14 of an instance line gives its (one) disk's desired unit as
+`type,key` (or `type` alone: any unit of that type).  Without them a file
+loads as hbal loads it.
 """
 
 from __future__ import annotations
@@ -14,8 +21,9 @@ from ..model.cluster import ClusterData
 from ..model.group import Group, IPolicy, ISpec
 from ..model.instance import Instance
 from ..model.node import Node
+from ..model.storage import STORAGE_TYPES, StorageUnit, resolve_disk_units, unit_id
 from ..model.vocabulary import ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE, RUN_STATUSES
-from .parsing import FieldReader, hs_lines, read_text, sep_split
+from .parsing import FieldReader, hs_lines, parse_int_text, read_text, sep_split
 
 YES_NO = ("Y", "N")
 
@@ -46,6 +54,7 @@ def load_text(text, source="<text>"):
     data.source = source
     if len(sections) > 4:
         _parse_policies(sections[4], data, source)
+    resolve_disk_units(data)
     return data
 
 
@@ -79,9 +88,10 @@ def _parse_nodes(lines, groups, source):
     for lineno, line in lines:
         rd = FieldReader(source, lineno, line.split("|"), "node line")
         if len(rd.fields) < 9:
-            raise rd.error("%d fields instead of 9 to 15" % len(rd.fields),
+            raise rd.error("%d fields instead of 9 to 16" % len(rd.fields),
                            expected="name|t_mem|n_mem|f_mem|t_dsk|f_dsk|t_cpu|flag|group_uuid"
-                                    "[|spindles|tags|excl_stor|free_spindles|n_cpu|cpu_speed]",
+                                    "[|spindles|tags|excl_stor|free_spindles|n_cpu|cpu_speed"
+                                    "[|storage]]",
                            got=line)
         name = rd.raw(0)
         if name in names:
@@ -113,8 +123,77 @@ def _parse_nodes(lines, groups, source):
             node = Node(idx, name, t_mem, n_mem, f_mem, t_dsk, f_dsk, t_cpu, n_cpu,
                         flag == "Y", flag == "M", group.idx, t_spindles=spindles,
                         f_spindles=f_spindles, excl_storage=excl, tags=tags, t_cpu_speed=speed)
+            if rd.has(15):
+                node.storage_units = _storage_units(rd, 15)
         nodes.append(node)
     return nodes
+
+
+_UNIT_FORMAT = "free,total,type,key[,params...] entries separated by ';'"
+
+
+def _storage_units(rd, pos):
+    """The `storage` column of a node line: a tuple of StorageUnit."""
+    field = "%d (storage)" % (pos + 1)
+    units = []
+    seen = set()
+    for number, entry in enumerate(sep_split(";", rd.raw(pos)), start=1):
+        unit = _storage_unit(rd, field, number, entry)
+        if unit_id(unit) in seen:
+            raise rd.error("storage unit %d repeats type %s key %r" % (number, unit.type, unit.key),
+                           field=field, expected="one unit per type and key", got=entry)
+        seen.add(unit_id(unit))
+        units.append(unit)
+    return tuple(units)
+
+
+def _storage_unit(rd, field, number, entry):
+    parts = entry.split(",")
+    if len(parts) < 4:
+        raise rd.error("storage unit %d has %d comma-separated parts instead of 4 or more"
+                       % (number, len(parts)), field=field, expected=_UNIT_FORMAT, got=entry)
+    free = _unit_size(rd, field, number, "free", parts[0])
+    total = _unit_size(rd, field, number, "total", parts[1])
+    if free > total:
+        raise rd.error("storage unit %d has more free (%d) than total (%d) space"
+                       % (number, free, total), field=field, expected="free <= total", got=entry)
+    if parts[2] not in STORAGE_TYPES:
+        raise rd.error("storage unit %d has a bad type" % number, field=field,
+                       expected="one of " + ", ".join(STORAGE_TYPES), got=parts[2])
+    if parts[3] == "":
+        raise rd.error("storage unit %d has an empty key" % number, field=field,
+                       expected="a key such as a volume group or directory", got=entry)
+    return StorageUnit(parts[2], parts[3], tuple(parts[4:]), free, total)
+
+
+def _unit_size(rd, field, number, label, text):
+    size = parse_int_text(text)
+    if size is None or size < 0:
+        raise rd.error("storage unit %d has a bad %s size" % (number, label), field=field,
+                       expected="a non-negative integer (MiB) of at most 16 digits", got=text)
+    return size
+
+
+def _disk_units(rd, pos, disk_count):
+    """The desired-unit column of an instance line: one `type[,key]` per disk."""
+    field = "%d (disk storage)" % (pos + 1)
+    entries = sep_split(";", rd.raw(pos))
+    if not entries:
+        return None
+    if len(entries) != disk_count:
+        raise rd.error("%d desired storage units for %d disk(s)" % (len(entries), disk_count),
+                       field=field, expected="one type[,key] entry per disk, separated by ';'",
+                       got=rd.raw(pos))
+    return tuple(_desired_unit(rd, field, entry) for entry in entries)
+
+
+def _desired_unit(rd, field, entry):
+    parts = entry.split(",")
+    if len(parts) > 2 or parts[0] not in STORAGE_TYPES or parts[-1] == "":
+        raise rd.error("bad desired storage unit", field=field,
+                       expected="type[,key] with a non-empty key and a type among "
+                                + ", ".join(STORAGE_TYPES), got=entry)
+    return (parts[0], parts[1] if len(parts) == 2 else None)
 
 
 def _small_count(text):
@@ -161,9 +240,10 @@ def _parse_instances(lines, nodes, source):
             continue
         rd = FieldReader(source, lineno, fields, "instance line")
         if len(rd.fields) < 10:
-            raise rd.error("%d fields instead of 10 to 13" % len(rd.fields),
+            raise rd.error("%d fields instead of 10 to 14" % len(rd.fields),
                            expected="name|mem|disk|vcpus|status|auto_balance|pnode|snode|"
-                                    "template|tags[|spindle_use|spindles|forthcoming]",
+                                    "template|tags[|spindle_use|spindles|forthcoming"
+                                    "[|disk storage]]",
                            got=line)
         name = rd.raw(0)
         if name in names:
@@ -195,9 +275,11 @@ def _parse_instances(lines, nodes, source):
         if rd.has(11) and rd.raw(11) != "-":
             spindles = rd.int(11, "disk spindles")
         forthcoming = rd.yes_no(12, "forthcoming") if rd.has(12) else False
+        disks = [(dsk, spindles)]
+        disk_units = _disk_units(rd, 13, len(disks)) if rd.has(13) else None
         instances.append(Instance(len(instances), name, mem, dsk, vcpus, status, auto_balance,
                                   pnode, snode, template, tags=tags, spindle_use=spindle_use,
-                                  disks=[(dsk, spindles)], forthcoming=forthcoming))
+                                  disks=disks, forthcoming=forthcoming, disk_units=disk_units))
     return instances
 
 

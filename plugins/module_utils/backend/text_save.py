@@ -7,10 +7,19 @@ Sections (groups, nodes, instances, cluster tags, policies: the cluster's
 first, then each group's in index order) are separated by empty lines.  As in
 hbal, the free memory written is the loaded one, which moves never update, and
 the free disk the current one.
+
+The storage columns (node column 16, instance column 14; see text.py) are
+written only when there is something to say: a node's when it has storage
+units, an instance's when its disks' desired units differ from what loading
+would derive from its primary node.  Data without units therefore saves
+byte for byte as hbal saves it.
 """
 
 from __future__ import annotations
 
+import json
+
+from ..model.storage import derive_desired_unit
 from ..numfmt import hs_fixed, hs_printf_f
 
 
@@ -36,22 +45,58 @@ def _policy_line(owner, policy):
                      hs_printf_f(policy.vcpu_ratio), hs_printf_f(policy.spindle_ratio)))
 
 
+def _param_text(param):
+    # text-format parameters are strings; others (IAllocator's JSON values) as JSON
+    return param if isinstance(param, str) else json.dumps(param)
+
+
+def storage_field(units):
+    """The node line's storage column: `free,total,type,key[,params...]` joined by `;`."""
+    return ";".join(",".join([str(u.free), str(u.total), u.type, u.key]
+                             + [_param_text(p) for p in u.params]) for u in units)
+
+
+def disk_unit_field(desired):
+    """The instance line's desired-unit column, `type[,key]` for its one disk."""
+    kind, key = desired
+    return kind if key is None else "%s,%s" % (kind, key)
+
+
 def node_line(node, group_uuid, hbal_compat=False):
     flag = "Y" if node.offline else ("M" if node.is_master else "N")
-    return "|".join((node.name, _size(node.t_mem, hbal_compat), str(node.n_mem), str(node.f_mem),
-                     _size(node.t_dsk, hbal_compat), str(node.f_dsk),
-                     _size(node.t_cpu, hbal_compat), flag, group_uuid,
-                     str(node.t_spindles), ",".join(node.tags), _yn(node.excl_storage),
-                     str(node.f_spindles), str(node.n_cpu), hs_printf_f(node.t_cpu_speed)))
+    fields = [node.name, _size(node.t_mem, hbal_compat), str(node.n_mem), str(node.f_mem),
+              _size(node.t_dsk, hbal_compat), str(node.f_dsk),
+              _size(node.t_cpu, hbal_compat), flag, group_uuid,
+              str(node.t_spindles), ",".join(node.tags), _yn(node.excl_storage),
+              str(node.f_spindles), str(node.n_cpu), hs_printf_f(node.t_cpu_speed)]
+    if node.storage_units:
+        fields.append(storage_field(node.storage_units))
+    return "|".join(fields)
+
+
+def _explicit_disk_unit(inst, nodes):
+    """The desired unit to write, or None when loading would derive it anyway.
+
+    A text line holds one disk, the sum of the instance's disks, so it takes
+    the first disk's unit (disks of one instance normally share one)."""
+    if not inst.disk_units or inst.disk_units[0] is None:
+        return None
+    if inst.disk_units[0] == derive_desired_unit(inst.template, nodes[inst.pnode].storage_units):
+        return None
+    return inst.disk_units[0]
 
 
 def instance_line(inst, nodes):
     spindles = inst.disks[0][1] if inst.disks else None
-    return "|".join((inst.name, str(inst.mem), str(inst.dsk), str(inst.vcpus), inst.run_status,
-                     _yn(inst.auto_balance), nodes[inst.pnode].name,
-                     nodes[inst.snode].name if inst.snode >= 0 else "", inst.template,
-                     ",".join(inst.tags), str(inst.spindle_use),
-                     "-" if spindles is None else str(spindles), _yn(inst.forthcoming)))
+    fields = [inst.name, str(inst.mem), str(inst.dsk), str(inst.vcpus), inst.run_status,
+              _yn(inst.auto_balance), nodes[inst.pnode].name,
+              nodes[inst.snode].name if inst.snode >= 0 else "", inst.template,
+              ",".join(inst.tags), str(inst.spindle_use),
+              "-" if spindles is None else str(spindles), _yn(inst.forthcoming)]
+    explicit = _explicit_disk_unit(inst, nodes)
+    if explicit is not None:
+        fields.append(disk_unit_field(explicit))
+    return "|".join(fields)
 
 
 def dump_text(data, nodes=None, instances=None, hbal_compat=False):

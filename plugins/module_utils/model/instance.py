@@ -1,7 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""An instance as htools sees it: sizes, placement, status, tags."""
+"""An instance as htools sees it: sizes, placement, status, tags.
+
+``disks`` lists (size, spindles) per disk; ``disk_units`` runs parallel to it
+with each disk's desired storage unit, a (type, key) pair or None (see
+storage.py for how it is known)."""
 
 from __future__ import annotations
 
@@ -14,11 +18,12 @@ class Instance:
         "idx", "name", "alias", "mem", "dsk", "disks", "vcpus", "run_status",
         "auto_balance", "pnode", "snode", "template", "tags", "spindle_use",
         "forthcoming", "util", "movable", "excl_tags", "dsrd_loc_tags",
-        "location_score", "nics",
+        "location_score", "nics", "disk_units",
     )
 
     def __init__(self, idx, name, mem, dsk, vcpus, run_status, auto_balance, pnode, snode,
-                 template, tags=(), spindle_use=1, disks=None, forthcoming=False, nics=()):
+                 template, tags=(), spindle_use=1, disks=None, forthcoming=False, nics=(),
+                 disk_units=None):
         self.idx = idx
         self.name = name
         self.alias = name
@@ -40,6 +45,8 @@ class Instance:
         self.dsrd_loc_tags = frozenset()
         self.location_score = 0
         self.nics = list(nics)
+        # a tuple, so that copies may share it
+        self.disk_units = (None,) * len(self.disks) if disk_units is None else tuple(disk_units)
 
     def copy(self):
         new = Instance.__new__(Instance)

@@ -47,7 +47,7 @@ class Node:
         "inst_spindles", "inst_spindles_forth", "offline", "is_master", "tags",
         "util_load", "util_load_forth", "p_tags", "location_tags", "mig_tags",
         "rmig_tags", "location_score", "instance_map", "vcpu_ratio", "spindle_ratio",
-        "drained", "hypervisor",
+        "drained", "hypervisor", "storage_units",
     )
 
     def __init__(self, idx, name, t_mem, n_mem, f_mem, t_dsk, f_dsk, t_cpu, n_cpu,
@@ -111,6 +111,8 @@ class Node:
         self.location_score = 0
         self.instance_map = {}
         self.hypervisor = None
+        # StorageUnit records (model/storage.py); a tuple, shared by copies
+        self.storage_units = ()
 
     def copy(self):
         new = Node.__new__(Node)

@@ -9,7 +9,7 @@ from ..backend.detect import load_data_file
 from ..backend.prepare import prepare, select_group
 from ..planner.metrics import METRIC_NAMES, METRIC_WEIGHTS, breakdown, optimal_score, total_score
 from .nodetable import format_table, node_record
-from .records import bad_nodes, group_records, instance_record, policy_violations
+from .records import bad_nodes, group_records, instance_record, policy_violations, storage_unit_records
 
 
 def report(data, selection):
@@ -23,7 +23,7 @@ def report(data, selection):
         "metrics": dict((name, value) for name, value, _w in rows),
         "metric_weights": dict(zip(METRIC_NAMES, METRIC_WEIGHTS)),
         "group": selection.group.name,
-        "nodes": [node_record(n) for n in selection.nodes],
+        "nodes": [_node_info(n) for n in selection.nodes],
         "node_table": format_table(selection.nodes),
         "instances": [instance_record(i, data) for i in selection.instances],
         "groups": group_records(data),
@@ -33,6 +33,12 @@ def report(data, selection):
         "warnings": list(data.warnings),
         "common_suffix": data.suffix,
     }
+
+
+def _node_info(node):
+    record = node_record(node)
+    record["storage_units"] = storage_unit_records(node)
+    return record
 
 
 def cluster_info(data_file, util_file=None, group=None, offline_nodes=(), exclusion_tags=(),
