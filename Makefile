@@ -182,8 +182,8 @@ vmlab: deps link
 sanity: $(VENV)/.test.stamp
 	hacking/sanity.sh $(VENV) $(SANITY_TOP) $(SANITY_ARGS)
 
-# The version matrix: ansible-test sanity (all but the style linters, which
-# `make sanity` runs) and the example playbook on each release line of
+# The version matrix: ansible-test sanity (all but pylint, pep8 and changelog,
+# which `make sanity` runs) and the example playbook on each release line of
 # SANITY_MATRIX, each in a venv of its own under .cache/matrix
 # (hacking/sanity_matrix.sh).  Fails if any release fails.
 sanity-matrix: link
