@@ -7,7 +7,8 @@
 #   make vmlab     tests on a Ganeti cluster of QEMU VMs: real DRBD, LVM and
 #                  reboots (tests/vmlab), as root
 #
-# Sub-targets: venv deps hbal chromium unit integration molecule vmlab sanity lint build clean distclean.
+# Sub-targets: venv deps hbal chromium unit integration molecule vmlab sanity
+# sanity-matrix lint build docs clean distclean.
 # Only `hbal` and `chromium` (and so `test` and `unit`) may need root: they
 # apt-install ganeti-htools-3.0 when the real hbal is missing, and chromium
 # (for the browser test of the HTML plan report) when it is missing.  `integration` needs root:
@@ -32,13 +33,16 @@ CHROMIUM ?= /usr/bin/chromium
 COLLECTIONS_DIR := $(CURDIR)/.cache/collections
 COLL_LINK := $(COLLECTIONS_DIR)/ansible_collections/ganeti/htools
 SANITY_TOP := $(CURDIR)/.cache/ansible-test
-SANITY_ROOT := $(SANITY_TOP)/ansible_collections/ganeti/htools
 DIST_DIR := $(CURDIR)/dist
 
 PYTEST_ARGS ?=
 INTEGRATION_ARGS ?=
 VMLAB_ARGS ?=
 SANITY_ARGS ?=
+# The ansible-core release lines of `make sanity-matrix`, besides the one of
+# requirements.txt (2.19) that `make sanity` tests: every release line
+# requires_ansible claims that installs on this Python (2.20 needs 3.12+).
+SANITY_MATRIX ?= 2.16 2.17 2.18
 
 # Every ansible command run by make sees the collection through the symlink
 # .cache/collections/ansible_collections/ganeti/htools -> repository root.
@@ -51,7 +55,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
 
-.PHONY: help example test deps venv hbal chromium link unit integration molecule vmlab sanity lint build docs clean distclean
+.PHONY: help example test deps venv hbal chromium link unit integration molecule vmlab sanity sanity-matrix checks checks-lane matrix-lane lint build docs clean distclean
 
 help:
 	@echo "make example   plan a balance (check mode) of playbooks/files/example.data"
@@ -59,7 +63,8 @@ help:
 	@echo "               the integration tests run only as root)"
 	@echo "make integration  tests against a real Ganeti cluster in an isolated netns (root)"
 	@echo "make vmlab     tests on a cluster of QEMU VMs: real DRBD, LVM, reboots (root)"
-	@echo "sub-targets:   venv deps hbal chromium unit integration vmlab sanity lint build clean distclean"
+	@echo "make sanity-matrix  ansible-test sanity and the example on ansible-core $(SANITY_MATRIX)"
+	@echo "sub-targets:   venv deps hbal chromium unit integration vmlab sanity sanity-matrix lint build docs clean distclean"
 
 # ---------------------------------------------------------------- environment
 
@@ -142,11 +147,25 @@ test: deps
 	else \
 	  echo "== make test: integration and vm lab tests NOT run (they need root: sudo make integration vmlab)"; \
 	fi
+	$(MAKE) --no-print-directory -j2 --output-sync=target checks-lane matrix-lane
+	@echo "== make test: all passed"
+
+# The checks that need no lab, one after the other.
+checks:
 	$(MAKE) --no-print-directory sanity
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory build
 	$(MAKE) --no-print-directory docs
-	@echo "== make test: all passed"
+
+# `make test` runs them in two lanes (-j2): each lane is mostly one process at
+# a time, and CI has two cores.  In a fresh CI run the checks take about as
+# long as two releases of the matrix, so the last release follows them and
+# the others run beside them.  The output of each lane is printed when it ends.
+checks-lane: checks
+	$(MAKE) --no-print-directory sanity-matrix SANITY_MATRIX="$(lastword $(SANITY_MATRIX))"
+MATRIX_BESIDE := $(filter-out $(lastword $(SANITY_MATRIX)),$(SANITY_MATRIX))
+matrix-lane:
+	$(if $(MATRIX_BESIDE),$(MAKE) --no-print-directory sanity-matrix SANITY_MATRIX="$(MATRIX_BESIDE)",@true)
 
 unit: deps link
 	HTOOLS_CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/ -n auto --ignore=tests/integration \
@@ -181,27 +200,17 @@ vmlab: deps link
 	fi
 	HTOOLS_REQUIRE_VMLAB=1 $(BIN)/pytest tests/vmlab -m vmlab $(VMLAB_ARGS)
 
-# ansible-test needs the collection at .../ansible_collections/ganeti/htools:
-# copy the files git knows (tracked and untracked-but-not-ignored) there and
-# make the copy its own git repository, so that ansible-test lists exactly
-# those files (otherwise it would find this checkout's .git, where .cache is
-# ignored).
+# ansible-test sanity on the ansible-core of requirements.txt, every test, on a
+# copy of the files git knows (hacking/sanity.sh).
 sanity: $(VENV)/.test.stamp
-	@rm -rf $(SANITY_TOP)
-	@mkdir -p $(SANITY_ROOT)
-	@if git -C $(CURDIR) rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
-	  git -C $(CURDIR) ls-files -z --cached --others --exclude-standard \
-	    | (cd $(CURDIR) && xargs -0 -r sh -c 'for f; do if [ -e "$$f" ] || [ -L "$$f" ]; then printf "%s\0" "$$f"; fi; done' sh) \
-	    | tar -C $(CURDIR) --null -T - -cf - | tar -C $(SANITY_ROOT) -xf -; \
-	else \
-	  tar -C $(CURDIR) --exclude=./.git --exclude=./.venv --exclude=./.cache --exclude=./.ansible \
-	    --exclude=./dist --exclude=./tests/output --exclude=__pycache__ --exclude=.pytest_cache -cf - . \
-	    | tar -C $(SANITY_ROOT) -xf -; \
-	fi
-	@cd $(SANITY_ROOT) && git init -q && git add -A
-	$(VPY) hacking/ansible_test_get_pip.py
-	@pyver=$$($(VPY) -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
-	cd $(SANITY_ROOT) && $(BIN)/ansible-test sanity --venv --python $$pyver --color no $(SANITY_ARGS)
+	hacking/sanity.sh $(VENV) $(SANITY_TOP) $(SANITY_ARGS)
+
+# The version matrix: ansible-test sanity (all but pylint, pep8 and changelog,
+# which `make sanity` runs) and the example playbook on each release line of
+# SANITY_MATRIX, each in a venv of its own under .cache/matrix
+# (hacking/sanity_matrix.sh).  Fails if any release fails.
+sanity-matrix: link
+	hacking/sanity_matrix.sh $(SANITY_MATRIX)
 
 # The documentation site (antsibull-docs + Sphinx), in a venv of its own:
 # docs lint, build with warnings as errors, then checks of the pages.
