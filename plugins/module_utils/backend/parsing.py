@@ -9,6 +9,8 @@ import re
 
 from ..errors import DataError
 
+# The flags of the text format.
+YES_NO = ("Y", "N")
 _INT_RE = re.compile(r"\s*-?[0-9]+\Z")
 # Sizes beyond 2**53 MiB are nonsense and would lose precision as floats.
 LIMIT = 2 ** 53
@@ -78,7 +80,7 @@ class FieldReader:
 
     def yes_no(self, pos, label):
         value = self.fields[pos]
-        if value not in ("Y", "N"):
+        if value not in YES_NO:
             raise self.error("bad %s" % label, field="%d (%s)" % (pos + 1, label),
                              expected="'Y' or 'N'", got=value)
         return value == "Y"

@@ -23,9 +23,7 @@ from ..model.instance import Instance
 from ..model.node import Node
 from ..model.storage import STORAGE_TYPES, StorageUnit, resolve_disk_units, unit_id
 from ..model.vocabulary import ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE, RUN_STATUSES
-from .parsing import FieldReader, hs_lines, parse_int_text, read_text, sep_split
-
-YES_NO = ("Y", "N")
+from .parsing import YES_NO, FieldReader, hs_lines, parse_int_text, read_text, sep_split
 
 
 def split_sections(text):
