@@ -42,6 +42,19 @@ options:
       - File with the CA certificate(s) to verify the RAPI server with.
       - If not set, the value of the E(GANETI_RAPI_CA_PATH) environment variable is used.
     type: path
+  rapi_storage_units:
+    description:
+      - Also read every node's storage units over RAPI (C(/2/nodes/NAME/storage)),
+        that is the volume groups when the C(drbd) or C(plain) template is enabled
+        and the file storage directory when C(file) is.
+      - Disks then fit into the unit of their kind and the free-disk metric is
+        taken per unit (the collection's multi-storage model, see the README).
+      - Ganeti answers these reads with jobs, so they need a RAPI user with
+        write access, and take a few seconds.
+      - Off by default, the model is exactly that of C(hbal -m), which knows
+        one disk pool per node.
+    type: bool
+    default: false
   timeout:
     description:
       - Timeout in seconds of each RAPI request.

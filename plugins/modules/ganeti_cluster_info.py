@@ -97,6 +97,36 @@ metrics:
     free_disk_cv: 0.20786985
     n1_cnt: 0.0
     offline_pri_cnt: 2.0
+storage_unit_metrics:
+  description:
+    - When nodes report storage units, the free-disk statistics per unit, over
+      the online nodes that hold it; C(free_disk_cv) and C(free_disk_cv_forth)
+      in RV(metrics) are then the average of these over the units.
+    - Empty when no node reports units (hbal's model, one disk pool per node).
+  returned: success
+  type: list
+  elements: dict
+  contains:
+    type:
+      description: The storage type of the unit.
+      type: str
+      sample: lvm-vg
+    key:
+      description: The unit's key (volume group name, file storage directory).
+      type: str
+      sample: xenvg
+    nodes:
+      description: How many online nodes hold the unit.
+      type: int
+      sample: 3
+    free_disk_cv:
+      description: Standard deviation (population) of the unit's free fraction.
+      type: float
+      sample: 0.125
+    free_disk_cv_forth:
+      description: The same, counting forthcoming instances.
+      type: float
+      sample: 0.125
 metric_weights:
   description: The weight of each metric in RV(metrics), by the same names.
   returned: success

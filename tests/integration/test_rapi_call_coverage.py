@@ -27,6 +27,7 @@ EXPECTED = [
     ('GET', r'/2/jobs/\d+', None),
     ('GET', r'/2/jobs/\d+/wait', None),
     ('GET', r'/2/jobs', 'bulk=1'),
+    ('GET', r'/2/nodes/[^/]+/storage', 'storage_type='),
     ('PUT', r'/2/instances/[^/]+/migrate', 'reason='),
     ('PUT', r'/2/instances/[^/]+/failover', 'reason='),
     ('POST', r'/2/instances/[^/]+/replace-disks', 'reason='),
@@ -50,6 +51,7 @@ PROVIDERS = (
     'test_a_lost_submission_answer_is_recovered_without_resubmitting',
     'test_evacuating_a_node_drains_it_and_empties_it',
     'test_drain_tag_undrain_and_wait_for_the_node',
+    'test_units_read_over_rapi_are_what_the_nodes_report',
 )
 
 

@@ -24,11 +24,12 @@ import json
 from ..errors import DataError
 from .jsonfields import JsonObject
 from .rapi_json import parse_ipolicy
+from .storage_json import node_storage_units
 from ..model.cluster import ClusterData
 from ..model.group import Group
 from ..model.instance import Instance
 from ..model.node import Node
-from ..model.storage import STORAGE_TYPES, StorageUnit, resolve_disk_units, unit_id
+from ..model.storage import STORAGE_TYPES, resolve_disk_units
 from ..model.vocabulary import ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE
 
 _ADMIN_STATE = {"up": "running", "down": "ADMIN_down", "offline": "ADMIN_offline"}
@@ -81,7 +82,7 @@ def load_ialloc(doc, source="<iallocator>", static_kvm_memory=4096):
         node.drained = drained
         node.hypervisor = hypervisor
         if live:
-            node.storage_units = _node_storage(n.get("storage", "list", []), source, name)
+            node.set_storage_units(node_storage_units(n.get("storage", "list", []), source, name))
         if hypervisor == "kvm" and static_kvm_memory:
             node.n_mem = static_kvm_memory
         nodes.append(node)
@@ -124,38 +125,6 @@ def load_ialloc(doc, source="<iallocator>", static_kvm_memory=4096):
     resolve_disk_units(data)
     request = top.get("request", "dict", None)
     return data, request
-
-
-_SUNIT_FORMAT = "[type, key, params] with a type among %s, a non-empty key and a list" \
-    % ", ".join(STORAGE_TYPES)
-
-
-def _node_storage(entries, source, node_name):
-    """A node's `storage` list as a tuple of StorageUnit."""
-    units = []
-    seen = set()
-    for pos, raw in enumerate(entries):
-        entry = JsonObject(raw, source, "node %s storage unit %d" % (node_name, pos))
-        unit = _storage_unit(entry)
-        if unit_id(unit) in seen:
-            raise DataError("%s repeats type %s key %r" % (entry.what, unit.type, unit.key),
-                            source=source, expected="one unit per type and key")
-        seen.add(unit_id(unit))
-        units.append(unit)
-    return tuple(units)
-
-
-def _storage_unit(entry):
-    sunit = entry.get("sunit", "list")
-    if (len(sunit) != 3 or sunit[0] not in STORAGE_TYPES or not isinstance(sunit[1], str)
-            or sunit[1] == "" or not isinstance(sunit[2], list)):
-        raise DataError("%s: bad key 'sunit'" % entry.what, source=entry.source,
-                        expected=_SUNIT_FORMAT, got=sunit)
-    free, total = entry.get("free", "int"), entry.get("total", "int")
-    if free < 0 or total < 0 or free > total:
-        raise DataError("%s: bad free/total space" % entry.what, source=entry.source,
-                        expected="0 <= free <= total (MiB)", got=[free, total])
-    return StorageUnit(sunit[0], sunit[1], tuple(sunit[2]), free, total)
 
 
 def _desired_unit(storage, what, source):

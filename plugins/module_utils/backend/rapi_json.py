@@ -18,6 +18,8 @@ from ..model.cluster import ClusterData
 from ..model.group import Group, IPolicy, ISpec
 from ..model.instance import Instance
 from ..model.node import Node
+from ..model.storage import resolve_disk_units
+from .storage_json import node_storage_units
 from ..model.vocabulary import ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE, RUN_STATUSES
 
 DEFAULT_GROUP_UUID = "00000000-0000-0000-0000-000000000000"
@@ -49,8 +51,13 @@ def _check_choice(obj, key, value, choices):
     return value
 
 
-def load_rapi(info, nodes, instances, groups, source="<rapi>", static_kvm_memory=4096):
-    """Build ClusterData from decoded RAPI responses."""
+def load_rapi(info, nodes, instances, groups, source="<rapi>", static_kvm_memory=4096,
+              storage=None):
+    """Build ClusterData from decoded RAPI responses.
+
+    `storage`: each node's storage units, {node name: [{"sunit": [type, key,
+    params], "free": MiB, "total": MiB}]} (live/storage_query.py, or a saved
+    directory's storage.json); None reads none, as hbal does."""
     for name, value in (("nodes", nodes), ("instances", instances), ("groups", groups)):
         if not isinstance(value, list):
             raise DataError("%s response is not a list (was it fetched with bulk=1?)" % name,
@@ -103,6 +110,8 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>", static_kvm_memory
         node.hypervisor = hypervisor
         if hypervisor == "kvm" and static_kvm_memory:
             node.n_mem = static_kvm_memory
+        if storage and storage.get(name):
+            node.set_storage_units(node_storage_units(storage[name], source, name))
         node_list.append(node)
     node_idx = {node.name: node.idx for node in node_list}
 
@@ -152,6 +161,7 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>", static_kvm_memory
     data = ClusterData(group_list, node_list, inst_list, cluster.get("tags", "str_list", []),
                        parse_ipolicy(policy, source, "cluster ipolicy") if policy else None)
     data.source = source
+    resolve_disk_units(data)
     return data
 
 
@@ -162,7 +172,12 @@ def load_rapi_dir(path):
         raise DataError("directory of saved RAPI responses lacks %s"
                         % ", ".join(m + ".json" for m in missing), source=path)
     docs = {n: load_json_file(os.path.join(path, n + ".json")) for n in RAPI_FILES}
+    storage_file = os.path.join(path, "storage.json")      # written by this collection
+    storage = load_json_file(storage_file) if os.path.isfile(storage_file) else None
+    if storage is not None and not isinstance(storage, dict):
+        raise DataError("storage.json is not an object of node names", source=storage_file)
     tags_file = os.path.join(path, "tags.json")
     if os.path.isfile(tags_file) and isinstance(docs["info"], dict):
         docs["info"] = dict(docs["info"], tags=load_json_file(tags_file))
-    return load_rapi(docs["info"], docs["nodes"], docs["instances"], docs["groups"], source=path)
+    return load_rapi(docs["info"], docs["nodes"], docs["instances"], docs["groups"], source=path,
+                     storage=storage)

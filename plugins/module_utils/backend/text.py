@@ -122,7 +122,7 @@ def _parse_nodes(lines, groups, source):
                         flag == "Y", flag == "M", group.idx, t_spindles=spindles,
                         f_spindles=f_spindles, excl_storage=excl, tags=tags, t_cpu_speed=speed)
             if rd.has(15):
-                node.storage_units = _storage_units(rd, 15)
+                node.set_storage_units(_storage_units(rd, 15))
         nodes.append(node)
     return nodes
 

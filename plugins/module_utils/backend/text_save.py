@@ -70,7 +70,7 @@ def node_line(node, group_uuid, hbal_compat=False):
               str(node.t_spindles), ",".join(node.tags), _yn(node.excl_storage),
               str(node.f_spindles), str(node.n_cpu), hs_printf_f(node.t_cpu_speed)]
     if node.storage_units:
-        fields.append(storage_field(node.storage_units))
+        fields.append(storage_field(node.current_units()))
     return "|".join(fields)
 
 

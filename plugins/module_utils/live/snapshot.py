@@ -11,27 +11,32 @@ import time
 
 from ..backend.rapi_json import load_rapi
 from .lock import is_lock_tag
+from .storage_query import read_storage
 
 
 class Snapshot:
     """The raw RAPI answers of one read of the cluster."""
 
-    def __init__(self, info, nodes, instances, groups):
+    def __init__(self, info, nodes, instances, groups, storage=None):
         self.info = info
         self.nodes = nodes
         self.instances = instances
         self.groups = groups
+        self.storage = storage        # node name -> storage units, when read
 
     @classmethod
-    def read(cls, client, retries=3, wait=5.0, sleep=time.sleep):
+    def read(cls, client, retries=3, wait=5.0, sleep=time.sleep, storage_units=False):
         """One read of the cluster.  A node whose daemon did not answer the
         master in time (a busy node, one just rebooted) shows no live data for
-        a moment: read again, a few times, before the model refuses it."""
+        a moment: read again, a few times, before the model refuses it.
+        `storage_units` also reads every node's storage units (write access)."""
         for attempt in range(retries + 1):
             snapshot = cls(client.info(), client.nodes(), client.instances(), client.groups())
             if not snapshot.silent_nodes() or attempt == retries:
-                return snapshot
+                break
             sleep(wait)
+        if storage_units:
+            snapshot.storage = read_storage(client, snapshot.info, snapshot.nodes)
         return snapshot
 
     def silent_nodes(self):
@@ -42,7 +47,7 @@ class Snapshot:
 
     def to_data(self, source=None):
         return load_rapi(self.info, self.nodes, self.instances, self.groups,
-                         source=source or "RAPI")
+                         source=source or "RAPI", storage=self.storage)
 
     def state(self):
         """What a plan depends on: placements, node roles and sizes, serial numbers.
@@ -64,8 +69,14 @@ class Snapshot:
                 inst.get("admin_state"), inst.get("serial_no")]
         groups = {g["name"]: [g.get("uuid"), g.get("serial_no")] for g in self.groups}
         tags = sorted(t for t in self.info.get("tags", []) if not is_lock_tag(t))
-        return {"fields": {"nodes": list(_NODE_FIELDS), "instances": list(_INSTANCE_FIELDS)},
-                "nodes": nodes, "instances": instances, "groups": groups, "cluster_tags": tags}
+        state = {"fields": {"nodes": list(_NODE_FIELDS), "instances": list(_INSTANCE_FIELDS)},
+                 "nodes": nodes, "instances": instances, "groups": groups, "cluster_tags": tags}
+        if self.storage is not None:
+            # which units each node has, and their sizes (free space drifts)
+            state["storage"] = {name: sorted([u["sunit"][0], u["sunit"][1], u["total"]]
+                                             for u in units)
+                                for name, units in self.storage.items()}
+        return state
 
 
 def model_state(data):

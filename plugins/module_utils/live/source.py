@@ -65,5 +65,5 @@ def read_cluster(params):
         data, _fmt = load_data_file(params["data_file"])
         return data, None, None
     client = client_from_params(params)
-    snapshot = Snapshot.read(client)
+    snapshot = Snapshot.read(client, storage_units=bool(params.get("rapi_storage_units")))
     return snapshot.to_data(source=client.url), snapshot, client

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from .group import IPolicy
+from .storage import metric_unit_positions, unit_charges
 from .vocabulary import LOCAL_STORAGE_TEMPLATES, MEMORY_USING_STATUSES, compute_pdsk, fdiv
 
 
@@ -47,7 +48,8 @@ class Node:
         "inst_spindles", "inst_spindles_forth", "offline", "is_master", "tags",
         "util_load", "util_load_forth", "p_tags", "location_tags", "mig_tags",
         "rmig_tags", "location_score", "instance_map", "vcpu_ratio", "spindle_ratio",
-        "drained", "hypervisor", "storage_units",
+        "drained", "hypervisor", "storage_units", "unit_free", "unit_free_forth",
+        "pdsk_unit",
     )
 
     def __init__(self, idx, name, t_mem, n_mem, f_mem, t_dsk, f_dsk, t_cpu, n_cpu,
@@ -111,8 +113,14 @@ class Node:
         self.location_score = 0
         self.instance_map = {}
         self.hypervisor = None
-        # StorageUnit records (model/storage.py); a tuple, shared by copies
+        # StorageUnit records as loaded (model/storage.py) and the current free
+        # space of each, now and with forthcoming instances: tuples, replaced on
+        # change, so copies share them
         self.storage_units = ()
+        self.unit_free = ()
+        self.unit_free_forth = ()
+        # the unit whose free fraction is the node's p_dsk (one metric unit), or -1
+        self.pdsk_unit = -1
 
     def copy(self):
         new = Node.__new__(Node)
@@ -143,6 +151,48 @@ class Node:
         if self.excl_storage:
             return compute_pdsk(free_spindles, float(self.t_spindles))
         return compute_pdsk(free_dsk, self.t_dsk)
+
+    def set_storage_units(self, units):
+        """Give the node its storage units (at load time, before placement)."""
+        self.storage_units = tuple(units)
+        self.unit_free = self.unit_free_forth = tuple(unit.free for unit in units)
+        metric = metric_unit_positions(self.storage_units)
+        self.pdsk_unit = metric[0] if len(metric) == 1 else -1
+        self._unit_pdsk()
+
+    def current_units(self):
+        """The storage units with their current free space."""
+        return tuple(unit._replace(free=free)
+                     for unit, free in zip(self.storage_units, self.unit_free))
+
+    def unit_lo(self, pos):
+        """The reserved free space of unit `pos` (--min-disk, as lo_dsk is)."""
+        limit = self.m_dsk * self.storage_units[pos].total
+        return math.floor(limit) if math.isfinite(limit) else 0
+
+    def _unit_pdsk(self):
+        # With exactly one metric unit, p_dsk is its free fraction: the group's
+        # free-disk metric is then the plain standard deviation of p_dsk.
+        pos = self.pdsk_unit
+        if pos >= 0:
+            total = float(self.storage_units[pos].total)
+            self.p_dsk = compute_pdsk(self.unit_free[pos], total)
+            self.p_dsk_forth = compute_pdsk(self.unit_free_forth[pos], total)
+
+    def unit_take(self, inst):
+        """The unit charges of `inst` here ({position: MiB}), None if a disk has
+        no unit here, or {} when the node reports no units."""
+        if not self.storage_units:
+            return {}
+        return unit_charges(inst, self.storage_units)
+
+    def _units_fail(self, frees, charges, strict):
+        """Whether charging leaves a unit without space: strictly positive free
+        space (hard) and the reserve (soft), as 3.0.2's per-node pool."""
+        for pos in charges:
+            if frees[pos] <= 0 or (strict and frees[pos] < self.unit_lo(pos)):
+                return True
+        return False
 
     def set_policy(self, vcpu_ratio, spindle_ratio):
         self.vcpu_ratio = vcpu_ratio
@@ -256,6 +306,21 @@ class Node:
             self.f_dsk_forth -= inst.dsk
         self.f_spindles_forth = self.free_spindles_after(True, inst, forth=True)
         self.p_dsk_forth = self._new_pdsk(self.f_spindles_forth, self.f_dsk_forth)
+        if self.storage_units:
+            charges = unit_charges(inst, self.storage_units)
+            if charges:
+                self.unit_free_forth = _units_minus(self.unit_free_forth, charges)
+                self._unit_pdsk()
+
+    def _units_give_back(self, inst, now):
+        """Return the unit space of a removed instance (now: also the current
+        free space, not only the forthcoming one)."""
+        charges = unit_charges(inst, self.storage_units)
+        if charges:
+            if now:
+                self.unit_free = _units_plus(self.unit_free, charges)
+            self.unit_free_forth = _units_plus(self.unit_free_forth, charges)
+        self._unit_pdsk()
 
     def build_peers(self, instances):
         """Secondary memory reservations per primary node (load time only)."""
@@ -312,6 +377,8 @@ class Node:
             self.u_cpu_forth -= inst.vcpus
         self.p_cpu_forth = fdiv(self.u_cpu_forth, self.t_cpu)
         self.util_load_forth = _util_sub(self.util_load_forth, inst.util)
+        if self.storage_units:
+            self._units_give_back(inst, not inst.forthcoming)
 
     def remove_sec(self, inst):
         if not inst.forthcoming:
@@ -339,6 +406,8 @@ class Node:
         self.inst_spindles_forth = self.spindle_use(False, inst, forth=True)
         self.p_dsk_forth = self._new_pdsk(self.f_spindles_forth, self.f_dsk_forth)
         self.util_load_forth = _util_sub_dsk(self.util_load_forth, inst.util[2])
+        if self.storage_units:
+            self._units_give_back(inst, not inst.forthcoming)
 
     def add_pri(self, inst, force):
         """addPriEx: place `inst` as primary; return None or the FailMode name."""
@@ -350,12 +419,17 @@ class Node:
         ucpu_f = self.u_cpu_forth + inst.vcpus if inst.not_offline else self.u_cpu_forth
         pcpu_f = fdiv(ucpu_f, self.t_cpu)
         lcpu = self.vcpu_ratio
+        by_units = bool(self.storage_units)   # then the per-node totals are not consulted
+        if by_units:
+            charges = unit_charges(inst, self.storage_units)
+            units_f = _units_minus(self.unit_free_forth, charges) if charges else None
+            disk_f_fail = charges is None or (charges and self._units_fail(units_f, charges, True))
+        else:
+            disk_f_fail = local and (dsk_f <= 0 or dsk_f < self.lo_dsk)
         forth_fail = None
         if mem_f <= 0:
             forth_fail = "FailMem"
-        elif local and dsk_f <= 0:
-            forth_fail = "FailDisk"
-        elif local and dsk_f < self.lo_dsk:
+        elif disk_f_fail:
             forth_fail = "FailDisk"
         elif local and self.excl_storage and sp_f < 0:
             forth_fail = "FailSpindles"
@@ -377,11 +451,19 @@ class Node:
             new_isp = self.spindle_use(True, inst)
             new_ucpu = self.u_cpu + inst.vcpus if inst.not_offline else self.u_cpu
             new_pcpu = fdiv(new_ucpu, self.t_cpu)
+            if by_units:
+                units_new = _units_minus(self.unit_free, charges) if charges else None
+                disk_hard = charges is None or (charges and self._units_fail(units_new, charges,
+                                                                             False))
+                disk_soft = bool(charges) and self._units_fail(units_new, charges, True)
+            else:
+                disk_hard = local and new_dsk <= 0
+                disk_soft = local and new_dsk < self.lo_dsk
             if new_free <= 0:
                 return "FailMem"
-            if local and new_dsk <= 0:
+            if disk_hard:
                 return "FailDisk"
-            if strict and local and new_dsk < self.lo_dsk:
+            if strict and disk_soft:
                 return "FailDisk"
             if local and self.excl_storage and new_sp < 0:
                 return "FailSpindles"
@@ -408,6 +490,8 @@ class Node:
             self.f_spindles = new_sp
             self.location_score += inst.location_score + self.dsrd_loc_score(inst)
             _add_tags(self.instance_map, self.loc_excl_pairs(inst))
+            if by_units and charges:
+                self.unit_free = units_new
         _add_tags(self.p_tags, inst.excl_tags)
         self.p_list_forth.insert(0, inst.idx)
         self.f_mem_forth = mem_f
@@ -419,6 +503,10 @@ class Node:
         self.util_load_forth = _util_add(self.util_load_forth, inst.util)
         self.inst_spindles_forth = isp_f
         self.f_spindles_forth = sp_f
+        if by_units:
+            if charges:
+                self.unit_free_forth = units_f
+            self._unit_pdsk()
         return None
 
     def add_sec(self, inst, pdx, force, ignore_disks=False):
@@ -428,10 +516,17 @@ class Node:
         dsk_f = self.f_dsk_forth - inst.dsk
         sp_f = self.free_spindles_after(True, inst, forth=True)
         isp_f = self.spindle_use(True, inst, forth=True)
+        by_units = bool(self.storage_units)   # then the per-node totals are not consulted
+        if by_units:
+            charges = unit_charges(inst, self.storage_units)
+            units_f = _units_minus(self.unit_free_forth, charges) if charges else None
+            disk_f_fail = charges is None or (charges and self._units_fail(units_f, charges, True))
+        else:
+            disk_f_fail = dsk_f <= 0 or dsk_f < self.lo_dsk
         forth_fail = None
         if not inst.has_secondary:
             forth_fail = "FailDisk"
-        elif dsk_f <= 0 or dsk_f < self.lo_dsk:
+        elif disk_f_fail:
             forth_fail = "FailDisk"
         elif self.excl_storage and sp_f < 0:
             forth_fail = "FailSpindles"
@@ -451,11 +546,19 @@ class Node:
             new_isp = self.spindle_use(True, inst)
             new_rmem = max(self.r_mem, new_peem)
             new_n1 = old_mem <= new_rmem
+            if by_units:
+                units_new = _units_minus(self.unit_free, charges) if charges else None
+                disk_hard = charges is None or (charges and self._units_fail(units_new, charges,
+                                                                             False))
+                disk_soft = bool(charges) and self._units_fail(units_new, charges, True)
+            else:
+                disk_hard = new_dsk <= 0
+                disk_soft = new_dsk < self.lo_dsk
             if not inst.has_secondary:
                 return "FailDisk"
-            if not ignore_disks and new_dsk <= 0:
+            if not ignore_disks and disk_hard:
                 return "FailDisk"
-            if strict and new_dsk < self.lo_dsk:
+            if strict and disk_soft:
                 return "FailDisk"
             if self.excl_storage and new_sp < 0:
                 return "FailSpindles"
@@ -477,12 +580,18 @@ class Node:
             self.util_load = _util_add_dsk(self.util_load, inst.util[2])
             self.inst_spindles = new_isp
             self.f_spindles = new_sp
+            if by_units and charges:
+                self.unit_free = units_new
         self.s_list_forth.insert(0, inst.idx)
         self.f_dsk_forth = dsk_f
         self.p_dsk_forth = self._new_pdsk(sp_f, dsk_f)
         self.util_load_forth = _util_add_dsk(self.util_load_forth, inst.util[2])
         self.inst_spindles_forth = isp_f
         self.f_spindles_forth = sp_f
+        if by_units:
+            if charges:
+                self.unit_free_forth = units_f
+            self._unit_pdsk()
         return None
 
     def policy_health(self):
@@ -505,6 +614,20 @@ class Node:
 
 def _floor_or_zero(value):
     return math.floor(value) if math.isfinite(value) else 0
+
+
+def _units_minus(frees, charges):
+    out = list(frees)
+    for pos, amount in charges.items():
+        out[pos] -= amount
+    return tuple(out)
+
+
+def _units_plus(frees, charges):
+    out = list(frees)
+    for pos, amount in charges.items():
+        out[pos] += amount
+    return tuple(out)
 
 
 def _peer_store(peers, key, value):

@@ -25,6 +25,17 @@ disk when it moves.  ``Instance.disk_units`` runs parallel to
 * None: the disk takes no unit, and the 3.0.2 per-node disk pool applies
   (diskless and blockdev disks, shared storage the node does not report,
   and every disk of a node that reports no units).
+
+Fit (`unit_charges`): on a node that reports units, an instance of a
+node-local template (drbd, plain, file) charges each disk to the node's unit
+of the disk's desired kind (for a key-less desire, the node's first unit of
+the type); a disk with no such unit makes the instance not fit.  A disk is
+charged its size plus its share of the instance's overhead (the DRBD
+metadata: the charges add up to the instance's disk total).  The node's
+per-node disk totals are not consulted then.  Shared storage (sharedfile,
+gluster, rbd, ext) is never charged: its space does not move with the
+instance.  Unlike 3.0.2, file disks are charged (3.0.2 never charges them,
+its pool being the volume group).
 """
 
 from __future__ import annotations
@@ -48,6 +59,10 @@ DESIRED_TYPES = {
 # Templates whose disks are kept on the node itself: they always want a unit
 # once the node reports units.
 NODE_LOCAL_TEMPLATES = frozenset(("drbd", "plain", "file"))
+# The unit types the free-disk metric averages over: node-local storage.  A
+# shared unit shows the same space from every node; no move changes it, and
+# its zero deviation would only dilute the average.
+METRIC_UNIT_TYPES = frozenset(("drbd8", "lvm-vg", "file"))
 
 StorageUnit = namedtuple("StorageUnit", ("type", "key", "params", "free", "total"))
 
@@ -94,3 +109,48 @@ def resolve_disk_units(data):
         derived = derived_disk_units(inst, data.nodes)
         inst.disk_units = tuple(given if given is not None else guess
                                 for given, guess in zip(inst.disk_units, derived))
+
+
+def disk_charges(inst):
+    """What each disk of `inst` takes from its unit, in MiB: its size plus an
+    equal share of the instance's overhead (disk total minus the disk sizes;
+    the first disk takes the remainder), so the charges add up to inst.dsk."""
+    sizes = [size for size, _spindles in inst.disks]
+    extra = inst.dsk - sum(sizes)
+    if extra <= 0 or not sizes:
+        return sizes
+    share, rest = divmod(extra, len(sizes))
+    return [size + share + (rest if pos == 0 else 0) for pos, size in enumerate(sizes)]
+
+
+def unit_slot(units, desired):
+    """The position in `units` of the unit that holds a disk wanting `desired`."""
+    wanted_type, wanted_key = desired
+    for pos, unit in enumerate(units):
+        if unit.type == wanted_type and (wanted_key is None or unit.key == wanted_key):
+            return pos
+    return None
+
+
+def unit_charges(inst, units):
+    """{unit position: MiB} that `inst` takes on a node with `units`, or None
+    when one of its disks has no unit there (the instance does not fit).
+    Empty for templates whose space is not on the node."""
+    if inst.template not in NODE_LOCAL_TEMPLATES:
+        return {}
+    charges = {}
+    for desired, amount in zip(inst.disk_units, disk_charges(inst)):
+        if desired is None:
+            desired = derive_desired_unit(inst.template, units)
+            if desired is None:
+                continue
+        pos = unit_slot(units, desired)
+        if pos is None:
+            return None
+        charges[pos] = charges.get(pos, 0) + amount
+    return charges
+
+
+def metric_unit_positions(units):
+    """Positions of the units the free-disk metric looks at."""
+    return [pos for pos, unit in enumerate(units) if unit.type in METRIC_UNIT_TYPES]

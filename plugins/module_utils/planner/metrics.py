@@ -10,13 +10,25 @@ weighted sum of the metrics, added up in table order.
 
 Summation is sequential in node index order, as in hbal; a different order
 (numpy's pairwise sum, say) changes the last bits and can flip a tie.
+
+Storage units (model/storage.py): when nodes report units, the two free-disk
+metrics become the average, over the storage units present among the online
+nodes, of the population standard deviation of the unit's free fraction
+across the online nodes that hold it (the design says "sample"; the
+population one keeps the design's own invariant that one unit per node
+scores exactly as before).  When every online node holds exactly one such
+unit, and the same one, that average is the plain deviation of p_dsk, which
+the node keeps as that unit's free fraction: every scorer then works
+unchanged.  Otherwise `needs_unit_metric` tells the fast scorers to defer to
+this module.
 """
 
 from __future__ import annotations
 
 import math
 
-from ..model.vocabulary import fdiv
+from ..model.storage import metric_unit_positions
+from ..model.vocabulary import compute_pdsk, fdiv
 
 STDDEV, SUM, MAP = "stddev", "sum", "map"
 ONLINE, OFFLINE = "online", "offline"
@@ -118,6 +130,65 @@ def map_stat(maps):
     return float(sum(merged.values()) - len(merged))
 
 
+def unit_layout(nodes):
+    """The metric storage units (type, key) of the online nodes, in order of
+    appearance, and whether p_dsk already is the unit metric (every online
+    node holds exactly one of them, the same one)."""
+    ids = {}
+    single = True
+    first = None
+    for node in nodes:
+        if node.offline:
+            continue
+        units = node.storage_units
+        if node.pdsk_unit < 0:
+            single = False
+        else:
+            unit = units[node.pdsk_unit]
+            if first is None:
+                first = (unit.type, unit.key)
+            elif first != (unit.type, unit.key):
+                single = False
+        for pos in metric_unit_positions(units):
+            ids.setdefault((units[pos].type, units[pos].key), None)
+    return list(ids), single
+
+
+def needs_unit_metric(nodes):
+    """Whether the free-disk metrics of `nodes` must come from unit_metrics
+    rather than from the nodes' p_dsk."""
+    ids, single = unit_layout(nodes)
+    return bool(ids) and not single
+
+
+def unit_metrics(nodes):
+    """Per metric storage unit of the online nodes: (type, key, nodes holding
+    it, deviation of the free fraction now, and with forthcoming instances)."""
+    ids, _single = unit_layout(nodes)
+    rows = []
+    for unit_type, key in ids:
+        now, forth = [], []
+        for node in nodes:
+            if node.offline:
+                continue
+            for pos, unit in enumerate(node.storage_units):
+                if unit.type == unit_type and unit.key == key:
+                    total = float(unit.total)
+                    now.append(compute_pdsk(node.unit_free[pos], total))
+                    forth.append(compute_pdsk(node.unit_free_forth[pos], total))
+                    break
+        rows.append((unit_type, key, len(now), pop_stddev(now), pop_stddev(forth)))
+    return rows
+
+
+def _unit_average(rows, column):
+    return fdiv(seq_sum(row[column] for row in rows), float(len(rows)))
+
+
+FREE_DISK = metric_position("free_disk_cv")
+FREE_DISK_FORTH = metric_position("free_disk_cv_forth")
+
+
 def metric_values(nodes):
     """The 20 metric values over `nodes` (group nodes, ascending index)."""
     online = [node_values(n) for n in nodes if not n.offline]
@@ -134,6 +205,10 @@ def metric_values(nodes):
             result.append(seq_sum(column))
         else:
             result.append(map_stat(column))
+    if needs_unit_metric(nodes):
+        rows = unit_metrics(nodes)
+        result[FREE_DISK] = _unit_average(rows, 3)
+        result[FREE_DISK_FORTH] = _unit_average(rows, 4)
     return result
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from ..backend.detect import load_data_file
 from ..backend.prepare import prepare, select_group
-from ..planner.metrics import METRIC_NAMES, METRIC_WEIGHTS, breakdown, optimal_score, total_score
+from ..planner.metrics import (METRIC_NAMES, METRIC_WEIGHTS, breakdown, optimal_score,
+                               total_score, unit_metrics)
 from .nodetable import format_table, node_record
 from .records import bad_nodes, group_records, instance_record, policy_violations, storage_unit_records
 
@@ -22,6 +23,10 @@ def report(data, selection):
         "optimal_score": optimal_score(selection.nodes),
         "metrics": dict((name, value) for name, value, _w in rows),
         "metric_weights": dict(zip(METRIC_NAMES, METRIC_WEIGHTS)),
+        "storage_unit_metrics": [
+            {"type": unit_type, "key": key, "nodes": count, "free_disk_cv": now,
+             "free_disk_cv_forth": forth}
+            for unit_type, key, count, now, forth in unit_metrics(selection.nodes)],
         "group": selection.group.name,
         "nodes": [_node_info(n) for n in selection.nodes],
         "node_table": format_table(selection.nodes),

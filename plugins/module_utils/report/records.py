@@ -28,7 +28,7 @@ def policy_violations(selection):
 def storage_unit_records(node):
     """A node's storage units as plain dicts (sizes in MiB), in the data's order."""
     return [{"type": unit.type, "key": unit.key, "free": unit.free, "total": unit.total}
-            for unit in node.storage_units]
+            for unit in node.current_units()]
 
 
 def instance_record(inst, data):

@@ -229,8 +229,8 @@ def test_ialloc_units_load_like_the_text_ones():
 
 def test_ialloc_units_save_as_text_and_reload():
     data, _request = load_ialloc(_ialloc_doc(), "req.json")
-    data.nodes[0].storage_units = data.nodes[0].storage_units[:2] + (
-        StorageUnit("lvm-vg", "ssdvg", (False,), 1024, 1024),)
+    data.nodes[0].set_storage_units(data.nodes[0].storage_units[:2] + (
+        StorageUnit("lvm-vg", "ssdvg", (False,), 1024, 1024),))
     reloaded = load_text(dump_text(data), SOURCE)
     assert reloaded.nodes[0].storage_units[2] == StorageUnit("lvm-vg", "ssdvg", ("false",), 1024, 1024)
     assert [n.storage_units for n in reloaded.nodes][1:] == [n.storage_units for n in data.nodes][1:]

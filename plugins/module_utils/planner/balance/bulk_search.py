@@ -34,6 +34,7 @@ from ...deps import numpy as np
 from .loop import Candidate, instance_moves, search_exhaustive, victims
 from .move_rows import MoveRows, instance_profile, map_delta
 from .sparse_folds import DENSE_LIMIT, deviation_sums, sequential_sums, unique_rows
+from ...model.storage import unit_charges
 from ...model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
 from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, MOVE_KINDS,
                      REPLACE_AND_FAILOVER, REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move,
@@ -101,11 +102,10 @@ class _Nodes:
                              dtype=np.float64)
         self.tags = None         # _Tags of the regular victims, when any carries one
         self.offline = np.array([n.offline for n in nodes])
+        self._disk_reciprocals()
         # Reciprocals for the approximate values (exact scores never use them).
         with np.errstate(divide="ignore", invalid="ignore"):
             self.inv_t_mem = 1.0 / self.t_mem
-            self.no_dsk = (self.t_dsk == 0).astype(np.float64)
-            self.inv_t_dsk = np.where(self.t_dsk == 0, 0.0, 1.0 / self.t_dsk)
             self.inv_cpu = 1.0 / self.t_cpu / self.speed
             self.inv_hi_sp = 1.0 / self.hi_sp
         g = len(nodes)
@@ -127,6 +127,50 @@ class _Nodes:
             if any(n.location_tags for n in nodes) else np.zeros((g, g))
         self.mig_ok = np.array([[x.mig_tags <= y.rmig_tags for y in nodes] for x in nodes]) \
             if any(n.mig_tags or n.rmig_tags for n in nodes) else np.ones((g, g), dtype=bool)
+
+    def _disk_reciprocals(self):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.no_dsk = (self.t_dsk == 0).astype(np.float64)
+            self.inv_t_dsk = np.where(self.t_dsk == 0, 0.0, 1.0 / self.t_dsk)
+
+    def use_storage_unit(self):
+        """Disk space from each node's one metric storage unit (_uniform_unit)
+        in place of the per-node pool, as the scalar Node does then."""
+        objs = self.objs
+
+        def unit_col(values):
+            return np.array(values, dtype=np.float64)
+
+        self.t_dsk = unit_col([n.storage_units[n.pdsk_unit].total for n in objs])
+        self.f_dsk = unit_col([n.unit_free[n.pdsk_unit] for n in objs])
+        self.f_dsk_forth = unit_col([n.unit_free_forth[n.pdsk_unit] for n in objs])
+        self.lo_dsk = unit_col([n.unit_lo(n.pdsk_unit) for n in objs])
+        self._disk_reciprocals()
+
+
+def _uniform_unit(nodes):
+    """True when every node of the group holds exactly one metric storage unit,
+    the same one: the bulk rules then apply to it unchanged."""
+    ids = set()
+    for node in nodes:
+        if node.pdsk_unit < 0:
+            return False
+        unit = node.storage_units[node.pdsk_unit]
+        ids.add((unit.type, unit.key))
+    return len(ids) == 1
+
+
+def _unit_charge(inst, node):
+    """(charged, MiB) of `inst` on the group's one unit, from a node that holds
+    it; None when the instance wants anything else (the scalar model decides)."""
+    charges = unit_charges(inst, node.storage_units)
+    if charges is None:
+        return None
+    if not charges:
+        return (False, 0)
+    if list(charges) != [node.pdsk_unit]:
+        return None
+    return (True, charges[node.pdsk_unit])
 
 
 class _Tags:
@@ -174,14 +218,21 @@ class _Tags:
 class _Insts:
     """Per-instance arrays of the regular victims (columns, shape (C, 1))."""
 
-    def __init__(self, insts, npos):
+    def __init__(self, insts, npos, unit_charge=None):
 
         def col(values, dt=np.float64):
             return np.array(values, dtype=dt).reshape(-1, 1)
 
         self.objs = insts
         self.mem = col([i.mem for i in insts])
-        self.dsk = col([i.dsk for i in insts])
+        if unit_charge is None:
+            self.dsk = col([i.dsk for i in insts])
+            # whether the disk space counts on the node (3.0.2: local storage)
+            self.dsk_on = col([i.uses_local_storage for i in insts], bool)
+        else:        # the group's one storage unit (_GroupUnit) takes it instead
+            charges = [unit_charge[i.idx] for i in insts]
+            self.dsk = col([amount for _on, amount in charges])
+            self.dsk_on = col([on for on, _amount in charges], bool)
         self.vcpus = col([i.vcpus for i in insts])
         self.uses_mem = col([i.uses_memory for i in insts], bool)
         self.not_off = col([i.not_offline for i in insts], bool)
@@ -237,7 +288,7 @@ def _remove_pri(nd, st, ins):
     st = st.copy()
     st.i_mem = st.i_mem - ins.mem * ins.uses_mem
     st.fail_n1 = _unalloc(nd, st) <= st.r_mem
-    st.f_dsk = st.f_dsk + ins.dsk * ins.local
+    st.f_dsk = st.f_dsk + ins.dsk * ins.dsk_on
     st.isp = st.isp - ins.spu * ins.local
     st.u_cpu = st.u_cpu - ins.vcpus * ins.not_off
     st.load = [st.load[k] - ins.util[:, k:k + 1] for k in range(4)]
@@ -246,7 +297,7 @@ def _remove_pri(nd, st, ins):
     if ins.inc is not None:
         st.ptag = st.ptag - ins.rem_tags
     st.f_mem_forth = st.f_mem_forth + ins.mem
-    st.f_dsk_forth = st.f_dsk_forth + ins.dsk * ins.local
+    st.f_dsk_forth = st.f_dsk_forth + ins.dsk * ins.dsk_on
     st.isp_forth = st.isp_forth - ins.spu * ins.local
     st.u_cpu_forth = st.u_cpu_forth - ins.vcpus * ins.not_off
     return st
@@ -256,7 +307,7 @@ def _remove_sec(nd, st, ins):
     """Remove the instance (primary at ins.p) from the node's secondaries."""
     st = st.copy()
     g = st.g
-    st.f_dsk = st.f_dsk + ins.dsk * ins.local
+    st.f_dsk = st.f_dsk + ins.dsk * ins.dsk_on
     st.isp = st.isp - ins.spu * ins.local
     old = nd.peers[g, ins.p.reshape(-1, 1)] if np.ndim(g) else nd.peers[g, ins.p]
     old = np.asarray(old).reshape(ins.mem.shape)
@@ -267,7 +318,7 @@ def _remove_sec(nd, st, ins):
     st.load = list(st.load)
     st.load[2] = st.load[2] - ins.util[:, 2:3]
     st.n_s = st.n_s - 1
-    st.f_dsk_forth = st.f_dsk_forth + ins.dsk * ins.local
+    st.f_dsk_forth = st.f_dsk_forth + ins.dsk * ins.dsk_on
     st.isp_forth = st.isp_forth - ins.spu * ins.local
     return st
 
@@ -285,8 +336,9 @@ def _add_pri_parts(nd, st, ins, loc_score=0.0, hits=None):
     already carry (None: the victims carry none)."""
     g = st.g
     local = ins.local
+    dsk_on = ins.dsk_on
     mem_f = st.f_mem_forth - ins.mem
-    dsk_f = st.f_dsk_forth - ins.dsk * local
+    dsk_f = st.f_dsk_forth - ins.dsk * dsk_on
     isp_f = st.isp_forth + ins.spu * local
     ucpu_f = st.u_cpu_forth + ins.vcpus * ins.not_off
     t_cpu = nd.t_cpu[g]
@@ -297,14 +349,14 @@ def _add_pri_parts(nd, st, ins, loc_score=0.0, hits=None):
     i_mem = st.i_mem + ins.mem * ins.uses_mem
     new_free = nd.base_free[g] - i_mem
     new_n1 = new_free <= st.r_mem
-    new_dsk = st.f_dsk - ins.dsk * local
+    new_dsk = st.f_dsk - ins.dsk * dsk_on
     new_isp = st.isp + ins.spu * local
     new_ucpu = st.u_cpu + ins.vcpus * ins.not_off
     new_pcpu = new_ucpu / t_cpu
-    hard = (new_free <= 0) | (local & (new_dsk <= 0))
-    soft = ((local & (new_dsk < lo)) | (local & (new_isp > hi)) | (new_n1 & ~st.fail_n1)
+    hard = (new_free <= 0) | (dsk_on & (new_dsk <= 0))
+    soft = ((dsk_on & (new_dsk < lo)) | (local & (new_isp > hi)) | (new_n1 & ~st.fail_n1)
             | ((lcpu >= 0) & (lcpu < new_pcpu))
-            | (mem_f <= 0) | (local & ((dsk_f <= 0) | (dsk_f < lo) | (isp_f > hi)))
+            | (mem_f <= 0) | (dsk_on & ((dsk_f <= 0) | (dsk_f < lo))) | (local & (isp_f > hi))
             | ((lcpu >= 0) & (lcpu < pcpu_f)))
     out = st.copy()
     if hits is not None:
@@ -757,7 +809,7 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
         new_t, f1 = _add_sec(nd, st_t, ins, nd.peers[tg, p], fs)
         # The primary re-adds the instance with force: only hard limits can fail.
         free_p = nd.base_free[p] - st_p.i_mem
-        hard_p = (free_p <= 0) | (ins.local & (st_p.f_dsk <= 0))
+        hard_p = (free_p <= 0) | (ins.dsk_on & (st_p.f_dsk <= 0))
         re_p = st_p.copy()
         re_p.fail_n1 = free_p <= st_p.r_mem
         re_p.loc = st_p.loc - ins.ls + ls_new
@@ -1071,16 +1123,28 @@ def search_bulk(state, opts, migrations_only=False):
     cand_victims = victims(state, opts)
     if not cand_victims or not online:
         return None
+    unit_charge = None
+    if any(n.storage_units for n in group):
+        if not _uniform_unit(group):
+            # several units per node: only the scalar model scores them
+            return search_exhaustive(state, opts, migrations_only)
+        unit_charge = {}
     scorer = ExactScorer(group)
     finite = bool(np.isfinite(scorer.base[scorer.online]).all())
     nd = _Nodes(group)
+    if unit_charge is not None:
+        nd.use_storage_unit()
     excl_in_group = any(n.excl_storage for n in group)
     online_rank = {idx: r for r, idx in enumerate(online)}
     pool = _Pool(4 * ABS_TOL)
     exact_pool = []          # (score, rank, key, result) of scalar-tried candidates
     regular, regular_pos = [], []
     for vpos, inst in enumerate(cand_victims):
-        if finite and _is_regular(inst, nd.pos, excl_in_group):
+        charge = None
+        if unit_charge is not None:
+            charge = unit_charge[inst.idx] = _unit_charge(inst, group[0])
+        if finite and _is_regular(inst, nd.pos, excl_in_group) and (
+                unit_charge is None or charge is not None):
             regular.append(inst)
             regular_pos.append(vpos)
         else:
@@ -1095,7 +1159,7 @@ def search_bulk(state, opts, migrations_only=False):
         pool.band = 4 * stats.error_bound
         targets = np.array([nd.pos[t] for t in online], dtype=np.int64)
         node_idx = np.array([n.idx for n in group], dtype=np.int64)
-        all_ins = _Insts(regular, nd.pos)
+        all_ins = _Insts(regular, nd.pos, unit_charge)
         if tagged:
             all_ins.inc = nd.tags.inc
         per_block = max(1, BLOCK // max(1, targets.size))

@@ -40,7 +40,8 @@ def instance_profile(inst):
     """Everything of an instance that the node algebra reads, except where it is."""
     return (inst.mem, inst.dsk, tuple(tuple(d) for d in inst.disks), inst.vcpus,
             inst.run_status, inst.auto_balance, inst.template, inst.spindle_use,
-            inst.forthcoming, tuple(inst.util), tuple(inst.excl_tags), inst.dsrd_loc_tags)
+            inst.forthcoming, tuple(inst.util), tuple(inst.excl_tags), inst.dsrd_loc_tags,
+            inst.disk_units)
 
 
 def _steps(kind, inst, loc_new, flag, pdx, offline):

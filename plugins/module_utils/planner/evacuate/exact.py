@@ -13,7 +13,7 @@ which add in order too, so the results are bit-identical.
 from __future__ import annotations
 
 from ...deps import numpy as np
-from ..metrics import METRICS, MAP, ONLINE, SUM, node_values
+from ..metrics import METRICS, MAP, ONLINE, SUM, cluster_score, needs_unit_metric, node_values
 
 N_METRICS = len(METRICS)
 MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
@@ -60,11 +60,16 @@ class GroupScorer:
                                  dtype=np.float64).reshape(len(group_nodes), N_METRICS)
         self.pos = {n.idx: g for g, n in enumerate(group_nodes)}
         self.merged = None
+        # several storage units per node: the metric is not per-node columns
+        self.unit_nodes = list(group_nodes) if needs_unit_metric(group_nodes) else None
 
     def scores(self, changes):
         """changes: [{node idx: Node}] (nodes outside the group are ignored)."""
         if not self.online.any():
             return [0.0] * len(changes)       # no online node: score 0, as in hail
+        if self.unit_nodes is not None:
+            return [cluster_score([changed.get(n.idx, n) for n in self.unit_nodes])
+                    for changed in changes]
         step = max(1, CHUNK // max(1, len(self.rows)))
         out = []
         for start in range(0, len(changes), step):

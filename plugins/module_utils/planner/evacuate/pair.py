@@ -31,7 +31,7 @@ import math
 
 from ...deps import numpy as np
 from .exact import GroupScorer, RowCache
-from ..metrics import METRICS, MAP, ONLINE, STDDEV, metric_position
+from ..metrics import METRICS, MAP, ONLINE, STDDEV, metric_position, needs_unit_metric
 from ..moves import FAILOVER, REPLACE_SECONDARY, loc_score
 from .single import pick_last_min
 from .state import Failed, Step, apply, copy_node, job_of
@@ -136,6 +136,8 @@ def _best_pair_fast(state, nodes, inst, gdx, avail, force, rows):
         raise Failed("Can't find any good nodes for relocation: no nodes available")
     if inst.forthcoming or inst.snode < 0:
         raise _Fallback()
+    if needs_unit_metric([nodes[k] for k in state.members.get(gdx, ())]):
+        raise _Fallback()           # several storage units: scored by metrics.py only
     try:
         nodes1, cur, _steps = _prefix(nodes, inst, force)
     except Failed:

@@ -14,12 +14,18 @@ from __future__ import annotations
 
 import math
 
-from ..metrics import MAP, METRICS, METRIC_WEIGHTS, ONLINE, STDDEV, node_values
+from ..metrics import (MAP, METRICS, METRIC_WEIGHTS, ONLINE, STDDEV, cluster_score,
+                       needs_unit_metric, node_values)
 from ...model.vocabulary import fdiv
 
 
 def cluster_stats(nodes):
-    """Per metric: ("sum", s) | ("std", n, s, var) | ("map", dict); [] without online nodes."""
+    """Per metric: ("sum", s) | ("std", n, s, var) | ("map", dict); [] without online nodes.
+
+    With several storage units per node the free-disk metric is no column
+    statistic: then a single ("units", nodes) entry, and stats_score rescores."""
+    if needs_unit_metric(nodes):
+        return [("units", list(nodes))]
     online = [node_values(n) for n in nodes if not n.offline]
     if not online:
         return []
@@ -57,6 +63,8 @@ def update_stats(stats, old, new):
     the old node's online/offline class change)."""
     if not stats:
         return stats
+    if stats[0][0] == "units":
+        return [("units", [new if n is old else n for n in stats[0][1]])]
     old_vals, new_vals = node_values(old), node_values(new)
     is_online = not old.offline
     out = []
@@ -86,6 +94,8 @@ def update_stats(stats, old, new):
 
 
 def stats_score(stats):
+    if stats and stats[0][0] == "units":
+        return cluster_score(stats[0][1])
     score = 0.0
     for weight, stat in zip(METRIC_WEIGHTS, stats):
         if stat[0] == "sum":
