@@ -86,6 +86,19 @@ def test_already_balanced_is_not_changed(tmp_path):
     assert result['stop_reason'].startswith('Cluster is already well balanced')
 
 
+def test_an_empty_cluster_plans_nothing_and_saves_nothing(tmp_path):
+    data = tmp_path / 'empty.data'
+    data.write_text('g1|uuid-1|preferred|\n\nn1.x|16384|512|15000|100000|90000|8|N|uuid-1\n'
+                    'n2.x|32768|512|30000|100000|50000|8|N|uuid-1\n\n\n')
+    params = dict(data_file=str(data), save_state=str(tmp_path / 'st'),
+                  report_file=str(tmp_path / 'plan.html'))
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a', json.dumps(params))
+    assert status == 'SUCCESS', output
+    assert result['stop_reason'] == 'Cluster is empty, exiting.' and result['cluster_empty']
+    assert result['moves'] == [] and not list(tmp_path.glob('st.*'))
+    assert 'Cluster is empty' in (tmp_path / 'plan.html').read_text()
+
+
 def test_unknown_names_fail_cleanly(tmp_path):
     for params in (dict(group='nosuch'), dict(offline_nodes=['nosuch']),
                    dict(select_instances=['nosuch'])):
