@@ -87,4 +87,16 @@ options:
         C(mem_load_cv), C(disk_load_cv) and C(net_load_cv) metrics.
     type: bool
     default: false
+  static_kvm_node_memory:
+    description:
+      - Memory in MiB taken as used by the node itself on KVM nodes, instead of
+        the value the node reports, like C(hbal --static-kvm-node-memory).
+      - C(0) keeps the value the node reports.
+      - Applies to data that names the hypervisor, a live cluster read over
+        RAPI, saved RAPI responses and IAllocator files (the cluster's default
+        hypervisor, or the request's first enabled one); the htools text format
+        names none, so there it changes nothing.
+      - Negative values are refused (C(hbal) takes them as C(0)).
+    type: int
+    default: 4096
 '''

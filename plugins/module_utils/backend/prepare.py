@@ -19,6 +19,8 @@ from ..model.vocabulary import NO_NODE
 # The data-source options every module takes (hbal's -U, --ignore-dynu, -G,
 # -O, --exclusion-tags), by their module option names.
 SOURCE_OPTIONS = ("util_file", "group", "offline_nodes", "exclusion_tags", "ignore_dynu")
+# Options the loaders apply while reading the data (hbal --static-kvm-node-memory).
+LOAD_OPTIONS = ("static_kvm_node_memory",)
 
 TAG_IEXTAGS = "htools:iextags:"
 TAG_DESIRED_LOCATION = "htools:desiredlocation:"

@@ -17,7 +17,7 @@ from .jsonfields import JsonObject, load_json_file
 from ..model.cluster import ClusterData
 from ..model.group import Group, IPolicy, ISpec
 from ..model.instance import Instance
-from ..model.node import Node
+from ..model.node import STATIC_KVM_MEMORY, Node, kvm_node_memory
 from ..model.vocabulary import ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE, RUN_STATUSES
 
 DEFAULT_GROUP_UUID = "00000000-0000-0000-0000-000000000000"
@@ -49,7 +49,8 @@ def _check_choice(obj, key, value, choices):
     return value
 
 
-def load_rapi(info, nodes, instances, groups, source="<rapi>", static_kvm_memory=4096):
+def load_rapi(info, nodes, instances, groups, source="<rapi>",
+              static_kvm_memory=STATIC_KVM_MEMORY):
     """Build ClusterData from decoded RAPI responses."""
     for name, value in (("nodes", nodes), ("instances", instances), ("groups", groups)):
         if not isinstance(value, list):
@@ -101,8 +102,7 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>", static_kvm_memory
                     excl_storage=excl, tags=n.get("tags", "str_list", []))
         node.drained = drained
         node.hypervisor = hypervisor
-        if hypervisor == "kvm" and static_kvm_memory:
-            node.n_mem = static_kvm_memory
+        node.n_mem = kvm_node_memory(node.n_mem, hypervisor, static_kvm_memory)
         node_list.append(node)
     node_idx = {node.name: node.idx for node in node_list}
 
@@ -155,7 +155,7 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>", static_kvm_memory
     return data
 
 
-def load_rapi_dir(path):
+def load_rapi_dir(path, static_kvm_memory=STATIC_KVM_MEMORY):
     """Saved responses: DIR/{info,nodes,instances,groups}.json (hbal's file:// layout)."""
     missing = [n for n in RAPI_FILES if not os.path.isfile(os.path.join(path, n + ".json"))]
     if missing:
@@ -165,4 +165,5 @@ def load_rapi_dir(path):
     tags_file = os.path.join(path, "tags.json")
     if os.path.isfile(tags_file) and isinstance(docs["info"], dict):
         docs["info"] = dict(docs["info"], tags=load_json_file(tags_file))
-    return load_rapi(docs["info"], docs["nodes"], docs["instances"], docs["groups"], source=path)
+    return load_rapi(docs["info"], docs["nodes"], docs["instances"], docs["groups"], source=path,
+                     static_kvm_memory=static_kvm_memory)

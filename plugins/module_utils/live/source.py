@@ -12,6 +12,7 @@ from ..backend.detect import load_data_file
 from ..errors import HtoolsError
 from .snapshot import Snapshot
 from .rapi import RapiClient
+from ..model.node import STATIC_KVM_MEMORY
 
 # Environment variables that stand in for the connection options.
 ENV = {
@@ -61,9 +62,12 @@ def client_from_params(params):
 
 def read_cluster(params):
     """(ClusterData, Snapshot or None, RapiClient or None) from data_file or RAPI."""
+    static_kvm = params.get("static_kvm_node_memory")
+    if static_kvm is None:          # a module without the option: hbal's default
+        static_kvm = STATIC_KVM_MEMORY
     if params.get("data_file"):
-        data, _fmt = load_data_file(params["data_file"])
+        data, _fmt = load_data_file(params["data_file"], static_kvm_memory=static_kvm)
         return data, None, None
     client = client_from_params(params)
     snapshot = Snapshot.read(client)
-    return snapshot.to_data(source=client.url), snapshot, client
+    return snapshot.to_data(source=client.url, static_kvm_memory=static_kvm), snapshot, client

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ansible.module_utils.basic import env_fallback
 
 from ..live.source import ENV
+from ..model.node import STATIC_KVM_MEMORY
 from ..options import Option, argument_spec
 from ..planner.balance.options import ALGORITHM_OPTIONS
 from ..planner.roller.options import ROLLER_OPTIONS
@@ -40,8 +41,13 @@ EXECUTION_OPTIONS = PLAN_OPTIONS + (
     Option("move_timeout", "int", minimum=1),
 )
 
+# How the loaded cluster is modelled (data_source.model), the range-checked part.
+MODEL_SOURCE_OPTIONS = (
+    Option("static_kvm_node_memory", "int", STATIC_KVM_MEMORY, minimum=0),
+)
+
 # Every option whose values are range-checked before anything runs.
-CHECKED_OPTIONS = RAPI_OPTIONS + EXECUTION_OPTIONS + ALGORITHM_OPTIONS
+CHECKED_OPTIONS = RAPI_OPTIONS + EXECUTION_OPTIONS + ALGORITHM_OPTIONS + MODEL_SOURCE_OPTIONS
 
 
 def data_file():
@@ -58,6 +64,7 @@ def data_source():
         offline_nodes=dict(type="list", elements="str", default=[]),
         exclusion_tags=dict(type="list", elements="str", default=[]),
         ignore_dynu=dict(type="bool", default=False),
+        **argument_spec(MODEL_SOURCE_OPTIONS)
     )
 
 

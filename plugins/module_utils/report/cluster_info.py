@@ -42,9 +42,9 @@ def _node_info(node):
 
 
 def cluster_info(data_file, util_file=None, group=None, offline_nodes=(), exclusion_tags=(),
-                 ignore_dynu=False):
+                 ignore_dynu=False, static_kvm_node_memory=None):
     """Load, prepare and report; raises HtoolsError subclasses on bad input."""
-    data, _fmt = load_data_file(data_file)
+    data, _fmt = load_data_file(data_file, static_kvm_memory=static_kvm_node_memory)
     return info_from_data(data, util_file, group, offline_nodes, exclusion_tags, ignore_dynu)
 
 

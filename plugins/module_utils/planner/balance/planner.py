@@ -10,7 +10,8 @@ plan returned here.
 from __future__ import annotations
 
 from ...backend.detect import load_data_file
-from ...backend.prepare import SOURCE_OPTIONS, GroupSelection, prepare, select_group
+from ...backend.prepare import (LOAD_OPTIONS, SOURCE_OPTIONS, GroupSelection, prepare,
+                                select_group)
 from ...errors import HtoolsError
 from ...backend.text_save import save_text_file
 from ...numfmt import hs_fixed
@@ -30,7 +31,8 @@ KIND = "balance"
 SEARCHES = {"bulk": search_bulk, "exhaustive": search_exhaustive}
 CLUSTER_EMPTY = "Cluster is empty, exiting."
 # Everything a plan records, so that it can be recomputed the same way.
-PLAN_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS
+PLAN_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS + \
+    LOAD_OPTIONS
 
 
 def plan(data, opts, search="bulk", save_state=None):
@@ -168,7 +170,7 @@ def _plan_group(data, selection, options, search, save_state):
 
 def plan_balance(data_file, search="bulk", save_state=None, options=None, **opts):
     """Load a data file and plan its balance; `options` is a BalanceOptions or None."""
-    data, _fmt = load_data_file(data_file)
+    data, _fmt = load_data_file(data_file, opts.get("static_kvm_node_memory"))
     if options is not None:
         opts.update(options.as_dict())
     return plan(data, opts, search, save_state)
