@@ -31,6 +31,7 @@ author:
 extends_documentation_fragment:
   - ganeti.htools.data_source
   - ganeti.htools.data_source.model
+  - ganeti.htools.mond
   - ganeti.htools.balance_options
   - ganeti.htools.rapi
   - ganeti.htools.plans
@@ -459,7 +460,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.plan
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.data_source(), argspecs.balance_options(), argspecs.rapi(),
+        argspecs.data_source(), argspecs.mond(), argspecs.balance_options(), argspecs.rapi(),
         argspecs.execution(), argspecs.plan_report(), save_state=dict(type="path"))
     HtoolsModule(argument_spec, needs=BALANCE.needs).run_plan(BALANCE)
 

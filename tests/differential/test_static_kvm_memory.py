@@ -26,6 +26,7 @@ import pytest
 
 from kit.backend_docs import model_to_rapi, write_rapi_dir
 from kit.paths import HBAL
+from kit.plan_compare import plan_differences
 
 N_CASES = int(os.environ.get("HTOOLS_KVM_CASES", "40"))
 SEEDS = list(range(1, N_CASES + 1))
@@ -60,26 +61,10 @@ def _ours(plan_balance, BalanceOptions, opts, directory, util_path, static):
                         static_kvm_node_memory=static, **kwargs)
 
 
-def plan_differences(hb, res, hs_fixed, first_difference):
-    """What differs between hbal's -C run and our plan (empty: nothing)."""
-    problems = []
-    ini = hs_fixed(res["initial_score"], 8)
-    if ini != hb.initial_score_text:
-        problems.append("initial score: ours %s, hbal %s" % (ini, hb.initial_score_text))
-    for what, ours, theirs in (("step", res["step_lines"], hb.step_lines),
-                               ("command line", res["commands"], hb.commands)):
-        diff = first_difference(ours, theirs, what)
-        if diff:
-            problems.append(diff)
-    if res["stop_reason"] != hb.end_message:
-        problems.append("end message: ours %r, hbal %r" % (res["stop_reason"], hb.end_message))
-    return problems
-
-
 @pytest.mark.parametrize("seed", SEEDS, ids=["seed%d" % s for s in SEEDS])
 def test_static_kvm_memory_plan_equals_hbal(seed, tmp_path, balance_gen, balance_oracle,
                                             require_hbal, htools_balance):
-    plan_balance, BalanceOptions, hs_fixed = htools_balance
+    plan_balance, BalanceOptions, _hs_fixed = htools_balance
     opts, directory, util_path, static = _case(seed, tmp_path, balance_gen)
     argv = _hbal_argv(opts, directory, util_path, static)
     hb = balance_oracle.run_balance(argv)
@@ -91,7 +76,7 @@ def test_static_kvm_memory_plan_equals_hbal(seed, tmp_path, balance_gen, balance
     if hb.cluster_empty:
         pytest.skip("seed %d: the cluster is empty" % seed)
     res = _ours(plan_balance, BalanceOptions, opts, directory, util_path, static)
-    problems = plan_differences(hb, res, hs_fixed, balance_oracle.first_difference)
+    problems = plan_differences(hb, res)
     assert not problems, "%s\n  %s" % (label, "\n  ".join(problems))
 
 

@@ -10,8 +10,8 @@ plan returned here.
 from __future__ import annotations
 
 from ...backend.detect import load_data_file
-from ...backend.prepare import (LOAD_OPTIONS, SOURCE_OPTIONS, GroupSelection, prepare,
-                                select_group)
+from ...backend.prepare import (LOAD_OPTIONS, MOND_OPTIONS, SOURCE_OPTIONS, GroupSelection,
+                                prepare, select_group)
 from ...errors import HtoolsError
 from ...backend.text_save import save_text_file
 from ...numfmt import hs_fixed
@@ -32,7 +32,7 @@ SEARCHES = {"bulk": search_bulk, "exhaustive": search_exhaustive}
 CLUSTER_EMPTY = "Cluster is empty, exiting."
 # Everything a plan records, so that it can be recomputed the same way.
 PLAN_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS + \
-    LOAD_OPTIONS
+    LOAD_OPTIONS + MOND_OPTIONS
 
 
 def plan(data, opts, search="bulk", save_state=None):
@@ -59,7 +59,8 @@ def plan(data, opts, search="bulk", save_state=None):
             exclude_instances=get("exclude_instances", ()),
             offline_nodes=get("offline_nodes", ()), min_disk=get("min_disk", 0.0),
             max_cpu=get("max_cpu"),
-            before_node_status=save_original if save_state and not empty else None)
+            before_node_status=save_original if save_state and not empty else None,
+            **{name: opts.get(name) for name in MOND_OPTIONS})
     options = BalanceOptions(**{o.name: opts[o.name] for o in SEARCH_OPTIONS
                                 if opts.get(o.name) is not None})
     if empty:
