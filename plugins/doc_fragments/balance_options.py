@@ -92,6 +92,7 @@ options:
     description:
       - Maximum virtual-to-physical CPU ratio of a node, like
         C(hbal --max-cpu). Defaults to the node group's instance policy.
+      - Must be greater than C(0), as C(hbal) requires.
     type: float
   min_disk:
     description:

@@ -20,6 +20,10 @@ options:
         C(hbal -S) (the format read by C(hbal -t)).
       - Or a file holding an IAllocator request (JSON, as read by
         C(hbal -I)).
+      - Deliberate difference from C(hbal -I) 3.0.2, which merges such a file
+        twice and so counts every instance twice on its nodes. It is merged
+        once here, as C(hail) reads the same file, because the doubled
+        figures describe no real cluster.
       - The file format is detected automatically.
       - Or a directory of saved RAPI responses, C(groups.json),
         C(nodes.json), C(instances.json) and C(info.json), the answers to
@@ -44,7 +48,10 @@ options:
       - Dynamic utilisation data for the instances, like C(hbal -U).
       - One line per instance, C(name cpu mem dsk net), the fields separated by
         single spaces and the four loads given as numbers.
-      - An instance name that is not in the cluster data is an error.
+      - An instance name that is not in the cluster data is an error. This
+        is a deliberate difference, C(hbal) 3.0.2 skips such a line silently
+        (although its manual says otherwise); a typing error would otherwise
+        leave an instance at the default load without a word.
       - Instances not listed keep the default load of C(1.0) for each resource.
       - Ignored when O(ignore_dynu=true).
     type: path
@@ -80,4 +87,16 @@ options:
         C(mem_load_cv), C(disk_load_cv) and C(net_load_cv) metrics.
     type: bool
     default: false
+  static_kvm_node_memory:
+    description:
+      - Memory in MiB taken as used by the node itself on KVM nodes, instead of
+        the value the node reports, like C(hbal --static-kvm-node-memory).
+      - C(0) keeps the value the node reports.
+      - Applies to data that names the hypervisor, a live cluster read over
+        RAPI, saved RAPI responses and IAllocator files (the cluster's default
+        hypervisor, or the request's first enabled one); the htools text format
+        names none, so there it changes nothing.
+      - Negative values are refused (C(hbal) takes them as C(0)).
+    type: int
+    default: 4096
 '''

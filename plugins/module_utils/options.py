@@ -20,24 +20,28 @@ class OptionError(HtoolsError):
 
 
 class Option:
-    """One option: Ansible type, default (None: none), inclusive bounds, secrecy."""
+    """One option: Ansible type, default (None: none), bounds, secrecy."""
 
-    __slots__ = ("name", "type", "default", "elements", "minimum", "maximum", "no_log")
+    __slots__ = ("name", "type", "default", "elements", "minimum", "maximum", "above",
+                 "no_log")
 
     def __init__(self, name, type_, default=None, elements=None, minimum=None, maximum=None,
-                 no_log=False):
+                 no_log=False, above=None):
         self.name = name
         self.type = type_
         self.default = default
         self.elements = elements
         self.minimum = minimum
         self.maximum = maximum
+        self.above = above          # exclusive lower bound (hbal's "expected >0")
         self.no_log = no_log
 
     def valid_range(self):
         """The valid values in words, e.g. 'a finite number >= 0'."""
         what = "an integer" if self.type == "int" else "a finite number"
         bounds = []
+        if self.above is not None:
+            bounds.append("> %s" % self.above)
         if self.minimum is not None:
             bounds.append(">= %s" % self.minimum)
         if self.maximum is not None:
@@ -50,6 +54,7 @@ class Option:
         if value is None or self.type not in ("int", "float"):
             return None
         bad = (isinstance(value, float) and not math.isfinite(value)) \
+            or (self.above is not None and value <= self.above) \
             or (self.minimum is not None and value < self.minimum) \
             or (self.maximum is not None and value > self.maximum)
         if bad:

@@ -31,6 +31,7 @@ author:
 extends_documentation_fragment:
   - ganeti.htools.data_source
   - ganeti.htools.data_source.model
+  - ganeti.htools.mond
   - ganeti.htools.balance_options
   - ganeti.htools.rapi
   - ganeti.htools.plans
@@ -44,6 +45,8 @@ options:
         C(PREFIX.balanced) the selected group after the planned moves, both in
         the htools text format.
       - These are local report files; they are written in check mode too.
+      - Neither is written for a cluster without instances (RV(cluster_empty)),
+        nor C(PREFIX.balanced) for a cluster already well balanced, as with C(hbal).
     type: path
 attributes:
   check_mode:
@@ -121,7 +124,9 @@ summary:
       ... and 30 more jobsets
     Cluster score improved from 220.56058989 to 20.00060943
 group:
-  description: Name of the node group that was balanced.
+  description:
+    - Name of the node group that was balanced.
+    - Null only for an empty cluster whose group cannot be chosen (RV(cluster_empty)).
   returned: success
   type: str
   sample: default
@@ -148,12 +153,23 @@ solution_length:
 stop_reason:
   description:
     - The message C(hbal) ends with, for example C(Cluster score improved from X to Y),
-      C(No solution found) or C(Cluster is already well balanced ...).
+      C(No solution found), C(Cluster is already well balanced ...) or
+      C(Cluster is empty, exiting.).
   returned: success
   type: str
   sample: Cluster score improved from 46.94539253 to 0.26606742
 well_balanced:
   description: True when the cluster was already within O(min_score) of the optimum.
+  returned: success
+  type: bool
+cluster_empty:
+  description:
+    - True when the cluster has no instance at all; then nothing is planned, no
+      O(save_state) file is written and RV(stop_reason) is C(Cluster is empty, exiting.),
+      as with C(hbal).
+    - RV(group) is then the node group that would be chosen, or null when none can be
+      (C(hbal) chooses none on an empty cluster, so a missing or unknown O(group) is
+      no error).
   returned: success
   type: bool
 moves:
@@ -444,7 +460,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.plan
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.data_source(), argspecs.balance_options(), argspecs.rapi(),
+        argspecs.data_source(), argspecs.mond(), argspecs.balance_options(), argspecs.rapi(),
         argspecs.execution(), argspecs.plan_report(), save_state=dict(type="path"))
     HtoolsModule(argument_spec, needs=BALANCE.needs).run_plan(BALANCE)
 

@@ -25,6 +25,7 @@ author:
 extends_documentation_fragment:
   - ganeti.htools.data_source
   - ganeti.htools.data_source.model
+  - ganeti.htools.mond
   - ganeti.htools.rapi
 attributes:
   check_mode:
@@ -434,18 +435,19 @@ data_warnings:
   sample: ["node node4.example.com is missing 1024 MB ram and 0 GB disk"]
 '''
 
-from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import SOURCE_OPTIONS
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import (
+    MOND_OPTIONS, SOURCE_OPTIONS)
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
 from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import info_from_data
 
 
 def _report(data, params):
-    return info_from_data(data, **{name: params[name] for name in SOURCE_OPTIONS})
+    return info_from_data(data, **{name: params[name] for name in SOURCE_OPTIONS + MOND_OPTIONS})
 
 
 def main():
-    argument_spec = argspecs.combine(argspecs.data_source(), argspecs.rapi())
+    argument_spec = argspecs.combine(argspecs.data_source(), argspecs.mond(), argspecs.rapi())
     HtoolsModule(argument_spec).run_report(_report)
 
 

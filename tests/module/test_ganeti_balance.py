@@ -86,6 +86,58 @@ def test_already_balanced_is_not_changed(tmp_path):
     assert result['stop_reason'].startswith('Cluster is already well balanced')
 
 
+def test_an_empty_cluster_plans_nothing_and_saves_nothing(tmp_path):
+    data = tmp_path / 'empty.data'
+    data.write_text('g1|uuid-1|preferred|\n\nn1.x|16384|512|15000|100000|90000|8|N|uuid-1\n'
+                    'n2.x|32768|512|30000|100000|50000|8|N|uuid-1\n\n\n')
+    params = dict(data_file=str(data), save_state=str(tmp_path / 'st'),
+                  report_file=str(tmp_path / 'plan.html'))
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a', json.dumps(params))
+    assert status == 'SUCCESS', output
+    assert result['stop_reason'] == 'Cluster is empty, exiting.' and result['cluster_empty']
+    assert result['moves'] == [] and not list(tmp_path.glob('st.*'))
+    assert 'Cluster is empty' in (tmp_path / 'plan.html').read_text()
+
+
+def _example_mond_file(tmp_path, skip=None):
+    names = [line.split('|')[0] for line in open(EXAMPLE, encoding='utf-8').read()
+             .split('\n\n')[1].splitlines()]
+    entries = [{'node': name, 'reports': [{
+        'name': 'cpu-avg-load', 'version': 'B', 'format_version': 1, 'timestamp': 1,
+        'category': None, 'kind': 0,
+        'data': {'cpu_number': 1, 'cpus': [pos * 1.7], 'cpu_total': pos * 1.7}}]}
+        for pos, name in enumerate(names) if name != skip]
+    path = tmp_path / 'mond.json'
+    path.write_text(json.dumps(entries))
+    return str(path), names
+
+
+@pytest.mark.usefixtures('require_hbal')
+@pytest.mark.parametrize('held_back', [False, True])
+def test_mond_data_plan_equals_hbal(tmp_path, held_back):
+    mond, names = _example_mond_file(tmp_path)
+    if held_back:
+        mond, _names = _example_mond_file(tmp_path, skip=names[2])
+    params = dict(data_file=EXAMPLE, mond=True, mond_data=mond)
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a', json.dumps(params))
+    assert status == 'CHANGED', output
+    steps, end, commands = hbal_plan(EXAMPLE, '--mond=yes', '--mond-data', mond)
+    assert (result['step_lines'], result['stop_reason'], result['commands']) == \
+        (steps, end, commands)
+    ignored = [w for w in result['data_warnings'] if 'cpu-avg-load data ignored' in w]
+    assert bool(ignored) == held_back
+    if held_back:
+        assert names[2] in ignored[0]
+
+
+def test_mond_data_without_mond_fails_cleanly(tmp_path):
+    mond, _names = _example_mond_file(tmp_path)
+    params = dict(data_file=EXAMPLE, mond_data=mond)
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a', json.dumps(params))
+    assert status == 'FAILED!', output
+    assert 'mond_data is only read with mond: true' in result['msg']
+
+
 def test_unknown_names_fail_cleanly(tmp_path):
     for params in (dict(group='nosuch'), dict(offline_nodes=['nosuch']),
                    dict(select_instances=['nosuch'])):

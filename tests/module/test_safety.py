@@ -39,6 +39,9 @@ def test_a_plan_with_a_retargeted_move_is_refused(tmp_path):
     ('min_gain', 'nan', 'a finite number >= 0'),
     ('avoid_disk_moves', 'inf', 'a finite number >= 0'),
     ('max_length', -2, 'an integer >= -1'),
+    ('max_cpu', 0, 'a finite number > 0'),          # hbal: "expected >0"
+    ('max_cpu', -1.5, 'a finite number > 0'),
+    ('static_kvm_node_memory', -1, 'an integer >= 0'),
 ])
 def test_option_values_are_checked_against_their_range(tmp_path, option, value, valid):
     params = {'data_file': EXAMPLE, option: value}

@@ -11,15 +11,22 @@ from .ialloc import load_ialloc_text
 from .rapi_json import load_rapi_dir
 from .text import load_text
 from .parsing import read_text
+from ..model.node import STATIC_KVM_MEMORY
 
 
-def load_data_file(path):
-    """Return (ClusterData, format name)."""
+def load_data_file(path, static_kvm_memory=STATIC_KVM_MEMORY):
+    """Return (ClusterData, format name).
+
+    `static_kvm_memory` (hbal --static-kvm-node-memory) replaces the node memory of
+    KVM nodes (None: hbal's default); only RAPI and IAllocator data name a
+    hypervisor, text has none."""
+    if static_kvm_memory is None:
+        static_kvm_memory = STATIC_KVM_MEMORY
     if os.path.isdir(path):
-        return load_rapi_dir(path), "rapi"
+        return load_rapi_dir(path, static_kvm_memory), "rapi"
     text = read_text(path, "data file")
     if text.lstrip().startswith("{"):
-        data, request = load_ialloc_text(text, source=path)
+        data, request = load_ialloc_text(text, source=path, static_kvm_memory=static_kvm_memory)
         data.request = request
         return data, "iallocator"
     return load_text(text, source=path), "text"

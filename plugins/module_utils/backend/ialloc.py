@@ -25,6 +25,7 @@ from ..errors import DataError
 from .jsonfields import JsonObject
 from .rapi_json import parse_ipolicy
 from .storage_json import node_storage_units
+from ..model.node import STATIC_KVM_MEMORY, kvm_node_memory
 from ..model.cluster import ClusterData
 from ..model.group import Group
 from ..model.instance import Instance
@@ -35,7 +36,7 @@ from ..model.vocabulary import ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE
 _ADMIN_STATE = {"up": "running", "down": "ADMIN_down", "offline": "ADMIN_offline"}
 
 
-def load_ialloc(doc, source="<iallocator>", static_kvm_memory=4096):
+def load_ialloc(doc, source="<iallocator>", static_kvm_memory=STATIC_KVM_MEMORY):
     """Return (ClusterData, request dict)."""
     top = JsonObject(doc, source, "iallocator request")
     tags = top.get("cluster_tags", "str_list")
@@ -83,8 +84,7 @@ def load_ialloc(doc, source="<iallocator>", static_kvm_memory=4096):
         node.hypervisor = hypervisor
         if live:
             node.set_storage_units(node_storage_units(n.get("storage", "list", []), source, name))
-        if hypervisor == "kvm" and static_kvm_memory:
-            node.n_mem = static_kvm_memory
+        node.n_mem = kvm_node_memory(node.n_mem, hypervisor, static_kvm_memory)
         nodes.append(node)
     node_idx = {node.name: node.idx for node in nodes}
 
@@ -151,9 +151,9 @@ def _cluster_ipolicy(policy, source):
         return None
 
 
-def load_ialloc_text(text, source="<iallocator>"):
+def load_ialloc_text(text, source="<iallocator>", static_kvm_memory=STATIC_KVM_MEMORY):
     try:
         doc = json.loads(text)
     except ValueError as err:
         raise DataError("invalid JSON: %s" % err, source=source)
-    return load_ialloc(doc, source=source)
+    return load_ialloc(doc, source=source, static_kvm_memory=static_kvm_memory)

@@ -4,21 +4,27 @@
 """From parsed data to a ready model: merge, derive, mark nodes, pick a group.
 
 This is hbal's loading pipeline, shared by every backend: utilisation (-U),
-merge (tags, selections), missing memory/disk, node status (-O, --min-disk,
---max-cpu), then the node group (-G).
+merge (tags, selections), MonD CPU loads (--mond), missing memory/disk, node
+status (-O, --min-disk, --max-cpu), then the node group (-G).
 """
 
 from __future__ import annotations
 
 import math
 
-from ..errors import DataError, LookupFailure
+from ..errors import DataError, HtoolsError, LookupFailure
 from .dynutil import load_util_file
+from .mond import apply_mond, load_mond_file
 from ..model.vocabulary import NO_NODE
 
 # The data-source options every module takes (hbal's -U, --ignore-dynu, -G,
 # -O, --exclusion-tags), by their module option names.
 SOURCE_OPTIONS = ("util_file", "group", "offline_nodes", "exclusion_tags", "ignore_dynu")
+# Options the loaders apply while reading the data (hbal --static-kvm-node-memory).
+LOAD_OPTIONS = ("static_kvm_node_memory",)
+# The MonD options (hbal --mond, --mond-data, --mond-xen, --exit-on-missing-mond-data);
+# mond_port and mond_timeout only say how the nodes are asked (live/mond.py).
+MOND_OPTIONS = ("mond", "mond_data", "mond_xen", "exit_on_missing_mond_data")
 
 TAG_IEXTAGS = "htools:iextags:"
 TAG_DESIRED_LOCATION = "htools:desiredlocation:"
@@ -152,6 +158,23 @@ def _resolve_instances(names, candidates):
     return resolved
 
 
+def use_mond(data, mond_data=None, xen=False, exit_on_missing=False):
+    """CPU loads from MonD reports: the `mond_data` file's, else those read
+    from the nodes with the data.  Returns the warnings."""
+    if mond_data:
+        reports, failures, source = load_mond_file(mond_data), {}, mond_data
+    elif data.mond_reports is not None:
+        (reports, failures), source = data.mond_reports, "MonD"
+    else:
+        raise HtoolsError("mond is true but there are no MonD reports: give mond_data (a "
+                          "file of saved reports), or read the cluster with a module, "
+                          "which asks every node's MonD")
+    warnings = apply_mond(data, reports, xen, exit_on_missing, source=source)
+    # why the silent nodes said nothing (live queries only)
+    return warnings + ["MonD of %s: %s" % item for item in failures.items()] \
+        if warnings else warnings
+
+
 def update_missing(data):
     """Derive i_mem/x_mem/p_mem and collect hbal's inconsistency warnings."""
     warnings = []
@@ -221,18 +244,28 @@ def select_group(data, group=None):
 
 def prepare(data, util=None, ignore_dynu=False, exclusion_tags=(), select_instances=(),
             exclude_instances=(), offline_nodes=(), min_disk=0.0, max_cpu=None,
-            util_source="<util>", util_file=None, before_node_status=None):
+            util_source="<util>", util_file=None, before_node_status=None, mond=False,
+            mond_data=None, mond_xen=False, exit_on_missing_mond_data=False):
     """Run the whole pipeline on freshly loaded data (any backend), in hbal's order.
 
     `util_file` is read here unless `util` is given already parsed.
+    With `mond`, the MonD CPU loads replace the CPU utilisation (not with
+    `ignore_dynu`, which hbal says ignores every dynamic load); `mond_data`
+    is only read with `mond`, as in hbal.
     `before_node_status(data)` runs once the data is complete but before -O,
     --min-disk and --max-cpu apply: the state hbal -S saves as `.original`.
     """
     if util is None and util_file and not ignore_dynu:
         util, util_source = load_util_file(util_file), util_file
     apply_utilisation(data, util, ignore_dynu, source=util_source)
+    if mond_data and not mond:
+        raise HtoolsError("mond_data is only read with mond: true (as hbal reads "
+                          "--mond-data only with --mond=yes)")
     merge_data(data, exclusion_tags, select_instances, exclude_instances)
+    mond_warnings = use_mond(data, mond_data, mond_xen, exit_on_missing_mond_data) \
+        if mond and not ignore_dynu else []
     update_missing(data)
+    data.warnings.extend(mond_warnings)
     if before_node_status is not None:
         before_node_status(data)
     set_node_status(data, offline_nodes, min_disk, max_cpu)

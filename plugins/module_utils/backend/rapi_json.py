@@ -17,7 +17,7 @@ from .jsonfields import JsonObject, load_json_file
 from ..model.cluster import ClusterData
 from ..model.group import Group, IPolicy, ISpec
 from ..model.instance import Instance
-from ..model.node import Node
+from ..model.node import STATIC_KVM_MEMORY, Node, kvm_node_memory
 from ..model.storage import resolve_disk_units
 from .storage_json import node_storage_units
 from ..model.vocabulary import ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE, RUN_STATUSES
@@ -51,8 +51,8 @@ def _check_choice(obj, key, value, choices):
     return value
 
 
-def load_rapi(info, nodes, instances, groups, source="<rapi>", static_kvm_memory=4096,
-              storage=None):
+def load_rapi(info, nodes, instances, groups, source="<rapi>",
+              static_kvm_memory=STATIC_KVM_MEMORY, storage=None):
     """Build ClusterData from decoded RAPI responses.
 
     `storage`: each node's storage units, {node name: [{"sunit": [type, key,
@@ -108,8 +108,7 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>", static_kvm_memory
                     excl_storage=excl, tags=n.get("tags", "str_list", []))
         node.drained = drained
         node.hypervisor = hypervisor
-        if hypervisor == "kvm" and static_kvm_memory:
-            node.n_mem = static_kvm_memory
+        node.n_mem = kvm_node_memory(node.n_mem, hypervisor, static_kvm_memory)
         if storage and storage.get(name):
             node.set_storage_units(node_storage_units(storage[name], source, name))
         node_list.append(node)
@@ -165,7 +164,7 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>", static_kvm_memory
     return data
 
 
-def load_rapi_dir(path):
+def load_rapi_dir(path, static_kvm_memory=STATIC_KVM_MEMORY):
     """Saved responses: DIR/{info,nodes,instances,groups}.json (hbal's file:// layout)."""
     missing = [n for n in RAPI_FILES if not os.path.isfile(os.path.join(path, n + ".json"))]
     if missing:
@@ -180,4 +179,4 @@ def load_rapi_dir(path):
     if os.path.isfile(tags_file) and isinstance(docs["info"], dict):
         docs["info"] = dict(docs["info"], tags=load_json_file(tags_file))
     return load_rapi(docs["info"], docs["nodes"], docs["instances"], docs["groups"], source=path,
-                     storage=storage)
+                     static_kvm_memory=static_kvm_memory, storage=storage)

@@ -15,6 +15,7 @@ import json
 import random
 import ssl
 import time
+from urllib.parse import urlsplit, urlunsplit
 
 from .. import deps
 from ..errors import HtoolsError
@@ -105,6 +106,24 @@ def job_error_text(job):
 _STATUS_ERRORS = {401: RapiUnauthorized, 403: RapiForbidden, 404: RapiNotFound}
 
 
+RAPI_PORT = 5080
+
+
+def rapi_base_url(url):
+    """`url` with https:// when it names no scheme, and RAPI's port when it names
+    none either: `host`, `host:5080` and `https://host:5080/` are the same cluster."""
+    if "://" not in url:
+        url = "https://" + url
+        try:
+            port = urlsplit(url).port
+        except ValueError as err:
+            raise HtoolsError("rapi_url %r: %s" % (url[len("https://"):], err)) from None
+        if port is None:
+            parts = urlsplit(url)
+            url = urlunsplit(parts._replace(netloc="%s:%d" % (parts.netloc, RAPI_PORT)))
+    return url.rstrip("/")
+
+
 class RapiClient:
     """RAPI v2 client bound to one cluster."""
 
@@ -112,9 +131,7 @@ class RapiClient:
                  timeout=60.0, retries=4, backoff=0.5, session=None, sleep=time.sleep):
         if session is None and deps.requests is None:
             raise HtoolsError("the requests Python package is required to talk to RAPI")
-        if "://" not in url:
-            url = "https://%s:5080" % url
-        self.url = url.rstrip("/")
+        self.url = rapi_base_url(url)
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff

@@ -10,6 +10,7 @@ import json
 import time
 
 from ..backend.rapi_json import load_rapi
+from ..model.node import STATIC_KVM_MEMORY
 from .lock import is_lock_tag
 from .storage_query import read_storage
 
@@ -45,9 +46,10 @@ class Snapshot:
                 if not n.get("offline") and n.get("vm_capable", True)
                 and n.get("mtotal") is None]
 
-    def to_data(self, source=None):
+    def to_data(self, source=None, static_kvm_memory=STATIC_KVM_MEMORY):
         return load_rapi(self.info, self.nodes, self.instances, self.groups,
-                         source=source or "RAPI", storage=self.storage)
+                         source=source or "RAPI", static_kvm_memory=static_kvm_memory,
+                         storage=self.storage)
 
     def state(self):
         """What a plan depends on: placements, node roles and sizes, serial numbers.

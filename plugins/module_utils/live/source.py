@@ -12,6 +12,9 @@ from ..backend.detect import load_data_file
 from ..errors import HtoolsError
 from .snapshot import Snapshot
 from .rapi import RapiClient
+from .mond import MOND_PORT, query_monds
+from ..backend.mond import collector_name
+from ..model.node import STATIC_KVM_MEMORY
 
 # Environment variables that stand in for the connection options.
 ENV = {
@@ -61,9 +64,25 @@ def client_from_params(params):
 
 def read_cluster(params):
     """(ClusterData, Snapshot or None, RapiClient or None) from data_file or RAPI."""
+    static_kvm = params.get("static_kvm_node_memory")
+    if static_kvm is None:          # a module without the option: hbal's default
+        static_kvm = STATIC_KVM_MEMORY
     if params.get("data_file"):
-        data, _fmt = load_data_file(params["data_file"])
-        return data, None, None
-    client = client_from_params(params)
-    snapshot = Snapshot.read(client, storage_units=bool(params.get("rapi_storage_units")))
-    return snapshot.to_data(source=client.url), snapshot, client
+        data, _fmt = load_data_file(params["data_file"], static_kvm_memory=static_kvm)
+        snapshot, client = None, None
+    else:
+        client = client_from_params(params)
+        snapshot = Snapshot.read(client, storage_units=bool(params.get("rapi_storage_units")))
+        data = snapshot.to_data(source=client.url, static_kvm_memory=static_kvm)
+    if wants_live_mond(params):
+        data.mond_reports = query_monds(
+            [node.name for node in data.nodes], collector_name(params.get("mond_xen")),
+            port=params.get("mond_port") or MOND_PORT, timeout=params.get("mond_timeout") or 10.0)
+    return data, snapshot, client
+
+
+def wants_live_mond(params):
+    """Whether the nodes' MonDs are asked: with mond, unless saved reports are
+    given or every dynamic load is ignored anyway (hbal asks none then)."""
+    return bool(params.get("mond") and not params.get("mond_data")
+                and not params.get("ignore_dynu"))

@@ -21,6 +21,9 @@ class ClusterData:
         self.suffix = ""
         self.source = None      # where the data came from, for messages
         self.request = None     # an IAllocator file's request (what hail would answer)
+        # MonD reports read from the nodes with the data: ({node: [report]},
+        # {node: why it gave none}), or None when they were not asked
+        self.mond_reports = None
 
     def group_by_name_or_uuid(self, key):
         for group in self.groups:

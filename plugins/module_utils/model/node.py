@@ -14,6 +14,18 @@ from .group import IPolicy
 from .storage import metric_unit_positions, unit_charges
 from .vocabulary import LOCAL_STORAGE_TEMPLATES, MEMORY_USING_STATUSES, compute_pdsk, fdiv
 
+# hbal --static-kvm-node-memory's default (MiB): KVM reports no memory of its
+# own, so the node's memory is taken as this much.
+STATIC_KVM_MEMORY = 4096
+
+
+def kvm_node_memory(reported, hypervisor, static_kvm_memory):
+    """The node memory hbal uses: the static value on KVM nodes when it is
+    positive (0 or less keeps what the node reports)."""
+    if hypervisor == "kvm" and static_kvm_memory is not None and static_kvm_memory > 0:
+        return static_kvm_memory
+    return reported
+
 
 def _add_tags(counts, tags):
     for tag in tags:

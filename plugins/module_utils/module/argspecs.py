@@ -4,7 +4,7 @@
 """Every module option, declared once; a module picks the groups it takes.
 
 Each group matches one doc fragment: data_file (data_source), data_source
-(data_source and data_source.model), rapi, balance_options, plans,
+(data_source and data_source.model), mond (mond), rapi, balance_options, plans,
 execution, plan_report.  Numeric options are declared as option tables (type, default,
 valid range), so the same declaration builds the spec and checks the values.
 """
@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from ansible.module_utils.basic import env_fallback
 
+from ..live.mond import MOND_PORT
 from ..live.source import ENV
+from ..model.node import STATIC_KVM_MEMORY
 from ..options import Option, argument_spec
 from ..planner.balance.options import ALGORITHM_OPTIONS
 from ..planner.roller.options import ROLLER_OPTIONS
@@ -41,8 +43,24 @@ EXECUTION_OPTIONS = PLAN_OPTIONS + (
     Option("move_timeout", "int", minimum=1),
 )
 
+# How the loaded cluster is modelled (data_source.model), the range-checked part.
+MODEL_SOURCE_OPTIONS = (
+    Option("static_kvm_node_memory", "int", STATIC_KVM_MEMORY, minimum=0),
+)
+
+# CPU loads from the nodes' monitoring daemons (hbal --mond...).
+MOND_OPTIONS = (
+    Option("mond", "bool", False),
+    Option("mond_data", "path"),
+    Option("mond_xen", "bool", False),
+    Option("exit_on_missing_mond_data", "bool", False),
+    Option("mond_port", "int", MOND_PORT, minimum=1, maximum=65535),
+    Option("mond_timeout", "float", 10.0, minimum=0.1),
+)
+
 # Every option whose values are range-checked before anything runs.
-CHECKED_OPTIONS = RAPI_OPTIONS + EXECUTION_OPTIONS + ALGORITHM_OPTIONS
+CHECKED_OPTIONS = RAPI_OPTIONS + EXECUTION_OPTIONS + ALGORITHM_OPTIONS + \
+    MODEL_SOURCE_OPTIONS + MOND_OPTIONS
 
 
 def data_file():
@@ -59,7 +77,13 @@ def data_source():
         offline_nodes=dict(type="list", elements="str", default=[]),
         exclusion_tags=dict(type="list", elements="str", default=[]),
         ignore_dynu=dict(type="bool", default=False),
+        **argument_spec(MODEL_SOURCE_OPTIONS)
     )
+
+
+def mond():
+    """CPU loads from MonD, like hbal --mond (modules that model the cluster as hbal does)."""
+    return argument_spec(MOND_OPTIONS)
 
 
 def rapi():

@@ -30,7 +30,7 @@ from ..report.diff import placement_diff
 from ..report.html import render_plan_html
 from .argspecs import CHECKED_OPTIONS
 
-_PATH_OPTIONS = ("data_file", "util_file")
+_PATH_OPTIONS = ("data_file", "util_file", "mond_data")
 
 
 class HtoolsModule:

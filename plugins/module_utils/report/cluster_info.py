@@ -47,15 +47,18 @@ def _node_info(node):
 
 
 def cluster_info(data_file, util_file=None, group=None, offline_nodes=(), exclusion_tags=(),
-                 ignore_dynu=False):
-    """Load, prepare and report; raises HtoolsError subclasses on bad input."""
-    data, _fmt = load_data_file(data_file)
-    return info_from_data(data, util_file, group, offline_nodes, exclusion_tags, ignore_dynu)
+                 ignore_dynu=False, static_kvm_node_memory=None, **mond):
+    """Load, prepare and report; raises HtoolsError subclasses on bad input.
+
+    `mond` takes the MonD options (backend.prepare.MOND_OPTIONS)."""
+    data, _fmt = load_data_file(data_file, static_kvm_memory=static_kvm_node_memory)
+    return info_from_data(data, util_file, group, offline_nodes, exclusion_tags, ignore_dynu,
+                          **mond)
 
 
 def info_from_data(data, util_file=None, group=None, offline_nodes=(), exclusion_tags=(),
-                   ignore_dynu=False):
+                   ignore_dynu=False, **mond):
     """Prepare freshly loaded data (file or RAPI) and report on a group."""
     prepare(data, util_file=util_file, offline_nodes=offline_nodes,
-            exclusion_tags=exclusion_tags, ignore_dynu=ignore_dynu)
+            exclusion_tags=exclusion_tags, ignore_dynu=ignore_dynu, **mond)
     return report(data, select_group(data, group))

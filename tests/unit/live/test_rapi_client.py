@@ -39,6 +39,23 @@ def test_bare_host_gets_https_and_the_rapi_port():
     assert cli.url == "https://cluster.example.com:5080"
 
 
+@pytest.mark.parametrize("given, url", [
+    ("cluster:5080", "https://cluster:5080"),           # once read as cluster:5080:5080
+    ("cluster:9443", "https://cluster:9443"),
+    ("[::1]", "https://[::1]:5080"),
+    ("[::1]:5081", "https://[::1]:5081"),
+    ("10.1.2.3/prefix/", "https://10.1.2.3:5080/prefix"),
+    ("http://cluster", "http://cluster"),               # a scheme means: as written
+])
+def test_a_port_is_added_only_when_the_url_names_none(given, url):
+    assert rapi.RapiClient(given, session=ScriptedSession([])).url == url
+
+
+def test_a_bad_port_in_rapi_url_is_named():
+    with pytest.raises(rapi.HtoolsError, match="rapi_url 'cluster:http'"):
+        rapi.RapiClient("cluster:http", session=ScriptedSession([]))
+
+
 def test_reads_are_retried_on_connection_errors_and_gateway_errors():
     cli, session = client([requests.exceptions.ConnectionError("refused"), Reply(502, {}),
                            Reply(200, [{"name": "node1"}])])

@@ -31,7 +31,7 @@ SEARCH_OPTIONS = (
 MODEL_OPTIONS = (
     Option("select_instances", "list", (), elements="str"),
     Option("exclude_instances", "list", (), elements="str"),
-    Option("max_cpu", "float", minimum=0),
+    Option("max_cpu", "float", above=0),
     Option("min_disk", "float", 0.0, minimum=0, maximum=1),
 )
 

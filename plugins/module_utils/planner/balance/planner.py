@@ -10,7 +10,9 @@ plan returned here.
 from __future__ import annotations
 
 from ...backend.detect import load_data_file
-from ...backend.prepare import SOURCE_OPTIONS, prepare, select_group
+from ...backend.prepare import (LOAD_OPTIONS, MOND_OPTIONS, SOURCE_OPTIONS, GroupSelection,
+                                prepare, select_group)
+from ...errors import HtoolsError
 from ...backend.text_save import save_text_file
 from ...numfmt import hs_fixed
 from ...report.records import bad_nodes, instance_record
@@ -18,17 +20,19 @@ from ...report.summary import balance_summary
 from ...report.nodetable import format_table, node_record
 from ..base import Planner
 from ..jobs import jobsets, step_opcodes
-from ..metrics import breakdown
+from ..metrics import breakdown, cluster_score, optimal_score
 from .bulk_search import search_bulk
 from .hbal_text import (command_script, command_script_lines, commands_stdout, step_code,
                         step_commands, step_lines)
-from .loop import balance, search_exhaustive
+from .loop import BalanceResult, SearchStats, balance, search_exhaustive
 from .options import MODEL_OPTIONS, SEARCH_OPTIONS, BalanceOptions
 
 KIND = "balance"
 SEARCHES = {"bulk": search_bulk, "exhaustive": search_exhaustive}
+CLUSTER_EMPTY = "Cluster is empty, exiting."
 # Everything a plan records, so that it can be recomputed the same way.
-PLAN_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS
+PLAN_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS + \
+    LOAD_OPTIONS + MOND_OPTIONS
 
 
 def plan(data, opts, search="bulk", save_state=None):
@@ -45,16 +49,32 @@ def plan(data, opts, search="bulk", save_state=None):
     def save_original(prepared):
         save_text_file(prepared, save_state + ".original", hbal_compat=True)
 
+    # hbal stops on a cluster without instances before it saves any state
+    # or chooses a group ("Cluster is empty, exiting.")
+    empty = not data.instances
+
     prepare(data, util_file=get("util_file"), ignore_dynu=get("ignore_dynu", False),
             exclusion_tags=get("exclusion_tags", ()),
             select_instances=get("select_instances", ()),
             exclude_instances=get("exclude_instances", ()),
             offline_nodes=get("offline_nodes", ()), min_disk=get("min_disk", 0.0),
             max_cpu=get("max_cpu"),
-            before_node_status=save_original if save_state else None)
+            before_node_status=save_original if save_state and not empty else None,
+            **{name: opts.get(name) for name in MOND_OPTIONS})
     options = BalanceOptions(**{o.name: opts[o.name] for o in SEARCH_OPTIONS
                                 if opts.get(o.name) is not None})
-    return _plan_group(data, get("group"), options, search, save_state)
+    if empty:
+        return _plan_group(data, _group_of_empty(data, get("group")), options, None, None)
+    return _plan_group(data, select_group(data, get("group")), options, search, save_state)
+
+
+def _group_of_empty(data, group):
+    """The group reported for a cluster without instances: the one chosen if
+    one can be (hbal chooses none, so a bad or missing group is no error)."""
+    try:
+        return select_group(data, group)
+    except HtoolsError:
+        return GroupSelection(None, list(data.nodes), [])
 
 
 def _node_name(data, idx):
@@ -65,9 +85,11 @@ def _metrics(nodes):
     return {name: value for name, value, _w in breakdown(nodes)}
 
 
-def _plan_group(data, group, options, search, save_state):
-    """Balance the selected group of prepared `data`; returns the plan report."""
-    selection = select_group(data, group)
+def _plan_group(data, selection, options, search, save_state):
+    """Balance the selected group of prepared `data`; returns the plan report.
+
+    Without a search (`search` None) nothing is balanced: the cluster is empty.
+    """
     group_nodes = [n.idx for n in selection.nodes]
     group_insts = [i.idx for i in selection.instances]
     nodes_before = [node_record(n) for n in selection.nodes]
@@ -76,7 +98,11 @@ def _plan_group(data, group, options, search, save_state):
     n1_nodes, n1_insts = bad_nodes(selection)
     instances_before = {i.idx: i for i in selection.instances}
 
-    result = balance(data, selection, options, search=SEARCHES[search])
+    if search is None:
+        result = BalanceResult(cluster_score(selection.nodes), optimal_score(selection.nodes),
+                               [], CLUSTER_EMPTY, False, SearchStats())
+    else:
+        result = balance(data, selection, options, search=SEARCHES[search])
 
     after_nodes = [data.nodes[i] for i in group_nodes]
     after_insts = [data.instances[i] for i in group_insts]
@@ -110,14 +136,15 @@ def _plan_group(data, group, options, search, save_state):
         })
     final_score = steps[-1].score if steps else result.initial_score
     report = {
-        "group": selection.group.name,
+        "group": selection.group.name if selection.group is not None else None,
         "initial_score": result.initial_score,
         "final_score": final_score,
         "optimal_score": result.optimal_score,
         "moves": moves,
         "jobsets": [[pos + 1 for pos in js] for js in sets],
         "step_lines": lines,
-        "commands": [] if result.well_balanced else
+        "cluster_empty": search is None,
+        "commands": [] if result.well_balanced or search is None else
         (["", "Commands to run to reach the above solution:"] + commands_stdout(script)),
         "command_script": command_script(script),
         "stop_reason": result.stop_reason,
@@ -144,7 +171,7 @@ def _plan_group(data, group, options, search, save_state):
 
 def plan_balance(data_file, search="bulk", save_state=None, options=None, **opts):
     """Load a data file and plan its balance; `options` is a BalanceOptions or None."""
-    data, _fmt = load_data_file(data_file)
+    data, _fmt = load_data_file(data_file, opts.get("static_kvm_node_memory"))
     if options is not None:
         opts.update(options.as_dict())
     return plan(data, opts, search, save_state)

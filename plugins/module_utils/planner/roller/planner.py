@@ -31,7 +31,8 @@ from .waves import move_record, wave_moves
 KIND = "rolling-reboot"
 # Everything a plan records, so that it can be recomputed the same way.
 PLAN_OPTIONS = tuple(o.name for o in ROLLER_OPTIONS) + (
-    "group", "offline_nodes", "util_file", "ignore_dynu", "exclusion_tags")
+    "group", "offline_nodes", "util_file", "ignore_dynu", "exclusion_tags",
+    "static_kvm_node_memory")
 
 
 def _parts(data, classes, online, opts):
@@ -181,7 +182,7 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
 
 def plan_rolling_reboot(data_file, **opts):
     """Load a data file and plan its rolling reboot; options as in ROLLER_OPTIONS."""
-    data, _fmt = load_data_file(data_file)
+    data, _fmt = load_data_file(data_file, opts.get("static_kvm_node_memory"))
     return plan_reboots(data, opts)
 
 
