@@ -33,6 +33,7 @@ extends_documentation_fragment:
   - ganeti.htools.data_source.model
   - ganeti.htools.balance_options
   - ganeti.htools.rapi
+  - ganeti.htools.jobs
   - ganeti.htools.plans
   - ganeti.htools.plan_report
   - ganeti.htools.execution
@@ -444,7 +445,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.plan
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.data_source(), argspecs.balance_options(), argspecs.rapi(),
+        argspecs.data_source(), argspecs.balance_options(), argspecs.rapi(), argspecs.jobs(),
         argspecs.execution(), argspecs.plan_report(), save_state=dict(type="path"))
     HtoolsModule(argument_spec, needs=BALANCE.needs).run_plan(BALANCE)
 

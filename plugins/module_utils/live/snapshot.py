@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Read a live cluster over RAPI into the model, with a fingerprint of its state."""
+"""Read a live cluster (over RAPI or LUXI) into the model, with a fingerprint of its state."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from .lock import is_lock_tag
 
 
 class Snapshot:
-    """The raw RAPI answers of one read of the cluster."""
+    """The raw answers (RAPI-shaped) of one read of the cluster."""
 
-    def __init__(self, info, nodes, instances, groups):
+    def __init__(self, info, nodes, instances, groups, reader="rapi"):
+        self.reader = reader        # "luxi": read the model as hbal -L does
         self.info = info
         self.nodes = nodes
         self.instances = instances
@@ -28,7 +29,8 @@ class Snapshot:
         master in time (a busy node, one just rebooted) shows no live data for
         a moment: read again, a few times, before the model refuses it."""
         for attempt in range(retries + 1):
-            snapshot = cls(client.info(), client.nodes(), client.instances(), client.groups())
+            snapshot = cls(client.info(), client.nodes(), client.instances(), client.groups(),
+                           reader=getattr(client, "kind", "rapi"))
             if not snapshot.silent_nodes() or attempt == retries:
                 return snapshot
             sleep(wait)
@@ -42,7 +44,7 @@ class Snapshot:
 
     def to_data(self, source=None):
         return load_rapi(self.info, self.nodes, self.instances, self.groups,
-                         source=source or "RAPI")
+                         source=source or self.reader.upper(), reader=self.reader)
 
     def state(self):
         """What a plan depends on: placements, node roles and sizes, serial numbers.
