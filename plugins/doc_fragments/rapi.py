@@ -61,7 +61,7 @@ options:
     default: 60
 notes:
   - Two ways to reach a cluster. On the master node, through LUXI (O(luxi_socket),
-    or nothing at all there): the same data C(hbal -L) reads. From anywhere, through
+    or nothing at all there), reading the same data as C(hbal -L). From anywhere, through
     RAPI (O(rapi_url) and a RAPI user).
   - Over RAPI, reads are retried with backoff; job submissions are never retried
     blindly, over RAPI or LUXI (a job whose answer was lost is looked up by its reason).
