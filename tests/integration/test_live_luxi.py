@@ -134,3 +134,19 @@ def test_luxi_refusals_are_clear_and_change_nothing(fresh, tmp_path):
     assert status == 'FAILED', output
     assert str(plain) in result['msg']
     assert _snapshot(lab) == before
+
+
+def test_node_changes_over_luxi_are_jobs_that_name_the_module(fresh, tmp_path):
+    lab = fresh
+    args = {'name': 'node3', 'add_tags': ['luxi-probe'], 'reason': 'probe-run'}
+    status, result, output = _luxi(lab, tmp_path, 'ganeti_node', args)
+    assert status == 'CHANGED', output
+    assert 'luxi-probe' in lab.nodes()['node3']['tags']
+    job = lab.job(result['jobs'][0])
+    texts = _trail_texts(job, 'ganeti.htools.ganeti_node')
+    assert texts and texts[0].startswith('ganeti.htools:ganeti_node (ganeti.htools.ganeti_node ')
+    assert texts[0].endswith(': probe-run')
+    status, result, output = _luxi(lab, tmp_path, 'ganeti_node',
+                                   {'name': 'node3', 'remove_tags': ['luxi-probe']})
+    assert status == 'CHANGED', output
+    assert 'luxi-probe' not in lab.nodes()['node3']['tags']
