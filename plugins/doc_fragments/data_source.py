@@ -29,12 +29,14 @@ options:
         C(nodes.json), C(instances.json) and C(info.json), the answers to
         C(/2/groups?bulk=1), C(/2/nodes?bulk=1), C(/2/instances?bulk=1) and
         C(/2/info) (as read by C(hbal -m file://DIR)).
-      - Without O(data_file), the module reads the live cluster over RAPI
+      - Without O(data_file), the module reads the live cluster, over LUXI on
+        the master (O(luxi_socket), or the master's default socket) or over RAPI
         (O(rapi_url)).
     type: path
 notes:
-  - The cluster data is read on the host that runs the module, usually the
-    Ansible controller (a play on C(localhost), or C(delegate_to=localhost)).
+  - The cluster data is read on the host that runs the module - the Ansible
+    controller for RAPI or a data file (a play on C(localhost), or
+    C(delegate_to=localhost)), the master node itself for LUXI.
   - The model and the score follow Ganeti htools 3.0 (C(hbal)).
 requirements:
   - numpy (Python library, on the host that runs the module)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 
 class ModuleDocFragment(object):
-    """How a planning module executes its plans over RAPI."""
+    """How a planning module executes its plans over LUXI or RAPI."""
 
     # Use as: extends_documentation_fragment: [ganeti.htools.execution]
     DOCUMENTATION = r'''
@@ -44,8 +44,19 @@ options:
     default: 600
   move_timeout:
     description:
-      - Seconds a single move job (migration, failover, disk replacement) may run.
+      - Seconds a single move job (migration, failover, disk replacement; over LUXI,
+        the job holding all of a move's opcodes) may run.
       - A job still running then is left to Ganeti, reported with an unknown outcome,
         and nothing more is submitted. No limit by default (disk copies can take hours).
     type: int
+notes:
+  - Over LUXI each move is submitted as one Ganeti job holding its opcodes in order
+    (for example migrate, replace-disks, migrate), as C(hbal -X) submits them, so
+    C(gnt-job list) reads as the plan; the moves of a jobset are submitted side by
+    side (at most O(max_parallel)), the next jobset after they all succeeded.
+  - Over RAPI, which has no resource for a job of several opcodes, each opcode of a
+    move is its own job, submitted once the previous one succeeded.
+  - Either way an interrupted run resumes from the cluster's state - a move whose job
+    stopped half-way continues with the opcodes it has left - and both lock the
+    cluster, refuse a drifted cluster and stop at the first failure.
 '''

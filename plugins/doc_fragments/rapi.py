@@ -7,11 +7,23 @@ from __future__ import annotations
 
 
 class ModuleDocFragment(object):
-    """Options to reach a live Ganeti cluster over RAPI."""
+    """Options to reach a live Ganeti cluster: over LUXI on the master, or over RAPI."""
 
     # Use as: extends_documentation_fragment: [ganeti.htools.rapi]
     DOCUMENTATION = r'''
 options:
+  luxi_socket:
+    description:
+      - Path of the Ganeti master's LUXI query socket, the one C(hbal -L) and the
+        C(gnt-*) commands use; usually C(/var/run/ganeti/socket/ganeti-query).
+      - The module then runs on the master node itself and needs neither a RAPI
+        user nor a certificate; it must run as root (C(become=true)) or as a member
+        of the socket's group.
+      - Takes precedence over O(rapi_url) and E(GANETI_RAPI_URL).
+      - When neither this, O(rapi_url) nor C(data_file) is given and the default
+        socket exists on the host that runs the module (a Ganeti master), that
+        socket is used.
+    type: path
   rapi_url:
     description:
       - URL of the cluster's RAPI, for example C(https://cluster.example.com:5080).
@@ -57,11 +69,15 @@ options:
     default: false
   timeout:
     description:
-      - Timeout in seconds of each RAPI request.
+      - Timeout in seconds of each RAPI request or LUXI call.
     type: float
     default: 60
 notes:
-  - Reads are retried with backoff; job submissions are never retried blindly.
+  - Two ways to reach a cluster. On the master node, through LUXI (O(luxi_socket),
+    or nothing at all there), reading the same data as C(hbal -L). From anywhere, through
+    RAPI (O(rapi_url) and a RAPI user).
+  - Over RAPI, reads are retried with backoff; job submissions are never retried
+    blindly, over RAPI or LUXI (a job whose answer was lost is looked up by its reason).
   - These options suit an AWX/Tower custom credential type that injects the
     E(GANETI_RAPI_*) environment variables, and C(module_defaults) with the
     action group C(group/ganeti.htools.ganeti).

@@ -38,9 +38,14 @@ def __getattr__(name):
 
 
 # What each library is for, for the error message.
+# Said on the host that runs the module: on a master node run over LUXI, that
+# host is the master, and the Debian package is the usual way to get it there.
 PURPOSE = {
-    "numpy": "to plan (bulk candidate scoring)",
-    "requests": "to talk to a cluster over RAPI",
+    "numpy": "to plan (bulk candidate scoring); on Debian or Ubuntu install the "
+             "python3-numpy package there (apt-get install python3-numpy), elsewhere "
+             "pip install numpy",
+    "requests": "to talk to a cluster over RAPI; on Debian or Ubuntu install the "
+                "python3-requests package there, elsewhere pip install requests",
 }
 
 

@@ -34,6 +34,7 @@ extends_documentation_fragment:
   - ganeti.htools.mond
   - ganeti.htools.balance_options
   - ganeti.htools.rapi
+  - ganeti.htools.jobs
   - ganeti.htools.plans
   - ganeti.htools.plan_report
   - ganeti.htools.execution
@@ -461,6 +462,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.plan
 def main():
     argument_spec = argspecs.combine(
         argspecs.data_source(), argspecs.mond(), argspecs.balance_options(), argspecs.rapi(),
+        argspecs.jobs(),
         argspecs.execution(), argspecs.plan_report(), save_state=dict(type="path"))
     HtoolsModule(argument_spec, needs=BALANCE.needs).run_plan(BALANCE)
 

@@ -38,6 +38,7 @@ author:
 extends_documentation_fragment:
   - ganeti.htools.data_source
   - ganeti.htools.rapi
+  - ganeti.htools.jobs
   - ganeti.htools.plans
   - ganeti.htools.plan_report
   - ganeti.htools.execution
@@ -295,7 +296,8 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.pla
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.data_file(), argspecs.rapi(), argspecs.execution(), argspecs.plan_report(),
+        argspecs.data_file(), argspecs.rapi(), argspecs.jobs(), argspecs.execution(),
+        argspecs.plan_report(),
         nodes=dict(type="list", elements="str", default=[]),
         mode=dict(type="str", choices=["primary-only", "secondary-only", "all"], default="all"),
         instances=dict(type="list", elements="str", default=[]),

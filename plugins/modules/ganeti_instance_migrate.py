@@ -31,6 +31,7 @@ author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
   - ganeti.htools.rapi
+  - ganeti.htools.jobs
   - ganeti.htools.lock_owner
 options:
   away_from:
@@ -237,7 +238,7 @@ def back(module, client):
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.rapi(),
+        argspecs.rapi(), argspecs.jobs(),
         away_from=dict(type="list", elements="str"),
         targets=dict(type="dict", default={}),
         keep_non_redundant=dict(type="bool", default=False),

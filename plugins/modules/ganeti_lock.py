@@ -28,6 +28,7 @@ author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
   - ganeti.htools.rapi
+  - ganeti.htools.jobs
 options:
   owner:
     description:
@@ -161,7 +162,7 @@ def give_back(module, client, owner):
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.rapi(),
+        argspecs.rapi(), argspecs.jobs(),
         owner=dict(type="str", required=True),
         state=dict(type="str", choices=["present", "absent"], default="present"),
         ttl=dict(type="int", default=7200),

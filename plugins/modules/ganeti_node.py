@@ -26,6 +26,7 @@ author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
   - ganeti.htools.rapi
+  - ganeti.htools.jobs
   - ganeti.htools.lock_owner
 options:
   name:
@@ -168,7 +169,7 @@ def run(module, client):
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.rapi(),
+        argspecs.rapi(), argspecs.jobs(),
         name=dict(type="str", required=True),
         drained=dict(type="bool"),
         offline=dict(type="bool"),

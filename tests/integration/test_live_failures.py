@@ -54,7 +54,7 @@ def _move_jobs(lab, plan_id):
     found = {}
     for job in lab.jobs_with_reason(plan_id):
         for reason in lab.reasons(job):
-            match = re.search(r':m(\d+):o(\d+)$', reason)
+            match = re.search(r':m(\d+):o(\d+)(?: |$)', reason)
             if match and reason.startswith('ganeti.htools:%s:' % plan_id):
                 found.setdefault((int(match.group(1)), int(match.group(2))), []).append(job['id'])
     return found

@@ -6,7 +6,7 @@
 Runs last (see conftest.py).  Evidence comes from the master's RAPI log, which
 shows each request with its peer address: the collection's requests arrive
 through the main relay, the tests' own checks and hbal through the helper
-relay.  RAPI_CALLS.md lists which test makes which call.
+relay.  RAPI_CALLS.md lists which test makes which call (and, separately, the LUXI calls).
 """
 
 from __future__ import annotations

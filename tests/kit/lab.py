@@ -278,7 +278,24 @@ class Lab:
         assert proc.returncode == 0, proc.stdout + proc.stderr
         return proc.stdout + proc.stderr   # the -p table and the warnings go to stderr
 
+    @property
+    def luxi_socket(self):
+        """The master's LUXI query socket, seen from the host through the lab's files."""
+        return os.path.join(self.base, 'vc', 'node1', 'var', 'run', 'ganeti', 'socket',
+                            'ganeti-query')
+
+    def hbal_luxi(self, *args):
+        """The real hbal, reading the cluster through the master's LUXI socket (-L)."""
+        proc = subprocess.run([HBAL, '-L' + self.luxi_socket] + list(args), capture_output=True,
+                              text=True, timeout=120, check=False)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return proc.stdout + proc.stderr
+
     # ------------------------------------------------------------------ ansible
+    def luxi_env(self):
+        """Environment for an ansible run that has no RAPI settings at all."""
+        return {k: v for k, v in self.env().items() if not k.startswith('GANETI_RAPI_')}
+
     def env(self, user=None, password=None, ca=True, **extra):
         """Environment for an ansible run: credentials via GANETI_RAPI_* only."""
         foreign = ('REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'SSL_CERT_FILE')

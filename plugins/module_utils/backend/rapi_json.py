@@ -52,12 +52,18 @@ def _check_choice(obj, key, value, choices):
 
 
 def load_rapi(info, nodes, instances, groups, source="<rapi>",
-              static_kvm_memory=STATIC_KVM_MEMORY, storage=None):
+              static_kvm_memory=STATIC_KVM_MEMORY, storage=None, reader="rapi"):
     """Build ClusterData from decoded RAPI responses.
 
     `storage`: each node's storage units, {node name: [{"sunit": [type, key,
     params], "free": MiB, "total": MiB}]} (live/storage_query.py, or a saved
-    directory's storage.json); None reads none, as hbal does."""
+    directory's storage.json); None reads none, as hbal does.
+
+    reader="luxi": the same dicts, built from LUXI queries, read as `hbal -L`
+    reads its fields: an instance's memory is its configured maximum (never
+    the hypervisor's live `oper_ram`), and a node's CPU speed comes from its
+    `cpu_speed` node parameter (hbal -m leaves it at 1).
+    """
     for name, value in (("nodes", nodes), ("instances", instances), ("groups", groups)):
         if not isinstance(value, list):
             raise DataError("%s response is not a list (was it fetched with bulk=1?)" % name,
@@ -106,6 +112,8 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>",
                     live_value("cnos", "int"), (not live) or drained, False, group.idx,
                     t_spindles=t_spindles, f_spindles=live_value("spfree", "int", 0),
                     excl_storage=excl, tags=n.get("tags", "str_list", []))
+        if reader == "luxi":
+            node.t_cpu_speed = ndparams.get("cpu_speed", "float", 1.0)
         node.drained = drained
         node.hypervisor = hypervisor
         node.n_mem = kvm_node_memory(node.n_mem, hypervisor, static_kvm_memory)
@@ -126,7 +134,7 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>",
         name = i.get("name", "str")
         i.what = "instance %s" % name
         beparams = i.obj("beparams")
-        oper_ram = i.value.get("oper_ram")
+        oper_ram = i.value.get("oper_ram") if reader == "rapi" else None
         if isinstance(oper_ram, int) and not isinstance(oper_ram, bool):
             mem = oper_ram
         elif "memory" in beparams.value:

@@ -1,13 +1,16 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Execute a plan over RAPI, jobset by jobset, stopping safely.
+"""Execute a plan over RAPI or LUXI, jobset by jobset, stopping safely.
 
 Rules:
 * jobsets run one after the other; the moves of a jobset run in parallel,
   at most `max_parallel` at a time;
-* a move's opcodes (f r f, r f, f r) run in sequence, each as its own job
-  submitted after the previous one succeeded;
+* a move's opcodes (f r f, r f, f r) run in sequence: over LUXI as one job
+  per move (as hbal -X submits them, so `gnt-job list` reads as the plan);
+  over RAPI, which has no resource for a job of several opcodes, each as
+  its own job submitted after the previous one succeeded (the client's
+  `ops_per_job` says which);
 * after the first failure no new move starts; moves already under way finish
   their remaining opcodes, so no instance is left half-moved by a step we
   could complete (a failed step itself leaves what Ganeti left);
@@ -68,6 +71,7 @@ class _Move:
         self.ops = move["opcodes"]
         self.step = done        # opcodes an earlier, interrupted run completed
         self.job = None
+        self.batch = 0          # opcodes in the current job
         self.since = None       # when the current job was submitted
         self.record = {"index": self.index, "instance": move["instance"],
                        "status": ALREADY_DONE if done >= len(self.ops) else NOT_STARTED,
@@ -122,7 +126,7 @@ def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1
                         continue
                     progressed = True
                     if status == SUCCESS:
-                        mv.step += 1
+                        mv.step += mv.batch
                         mv.record["opcodes_done"] = mv.step
                         if mv.step < len(mv.ops):
                             failure = _advance(client, mv, reason, number) or failure
@@ -130,6 +134,9 @@ def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1
                         else:
                             mv.record["status"] = SUCCESS
                     else:
+                        # a job of several opcodes may have got part of the way
+                        mv.step += _succeeded_opcodes(job, mv.batch)
+                        mv.record["opcodes_done"] = mv.step
                         mv.record["status"] = FAILED
                         mv.record["error"] = "job %s %s: %s" % (mv.job, status,
                                                                 job_error_text(job))
@@ -159,12 +166,29 @@ def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1
     return report
 
 
+def _succeeded_opcodes(job, batch):
+    """How many of a failed job's first opcodes succeeded (0 if not known)."""
+    done = 0
+    for status in (job.get("opstatus") or [])[:batch]:
+        if status != SUCCESS:
+            break
+        done += 1
+    return done if done < batch else 0
+
+
 def _advance(client, mv, reason, jobset):
-    """Submit the move's next opcode; returns an error text when that fails."""
-    op = mv.ops[mv.step]
+    """Submit the move's next job; returns an error text when that fails."""
+    per_job = getattr(client, "ops_per_job", 1)
+    ops = mv.ops[mv.step:] if per_job is None else mv.ops[mv.step:mv.step + per_job]
+    op = ops[0]
+    # the tag names the job's first opcode: unique within the plan
     tag = "%s:m%d:o%d" % (reason, mv.index, mv.step + 1)
     try:
-        mv.job = submit_opcode(client, op, tag)
+        if hasattr(client, "submit_job"):
+            mv.job = client.submit_job(ops, tag)
+        else:
+            mv.job = submit_opcode(client, op, tag)
+        mv.batch = len(ops)
     except RapiSubmissionUnknown as err:
         if not err.may_exist:
             mv.record["status"] = FAILED

@@ -19,13 +19,17 @@ from urllib.parse import urlsplit, urlunsplit
 
 from .. import deps
 from ..errors import HtoolsError
+from .audit import carries_tag, reason_text
 
 FINAL_JOB_STATUSES = ("success", "error", "canceled")
 RETRY_STATUSES = (502, 503, 504)
 
 
 class RapiError(HtoolsError):
-    """A RAPI call failed; `status` is the HTTP status when there was one."""
+    """A call to the cluster failed; `status` is the HTTP status when there was one.
+
+    The base of the LUXI client's errors too: the executor, the lock and the
+    modules handle a failed call the same way whichever way it went."""
 
     def __init__(self, message, status=None, explain=None):
         self.status = status
@@ -127,6 +131,11 @@ def rapi_base_url(url):
 class RapiClient:
     """RAPI v2 client bound to one cluster."""
 
+    kind = "rapi"
+    # RAPI has a resource per opcode and none for a job of several: each
+    # opcode of a move is its own job
+    ops_per_job = 1
+
     def __init__(self, url, user=None, password=None, validate_certs=True, ca_path=None,
                  timeout=60.0, retries=4, backoff=0.5, session=None, sleep=time.sleep):
         if session is None and deps.requests is None:
@@ -145,6 +154,13 @@ class RapiClient:
         self.verify = (ca_path or True) if validate_certs else False
         self.session.headers.update({"Content-Type": "application/json",
                                      "Accept": "application/json"})
+        # the module, version, plan and user reason every job names (live.audit)
+        self.audit = None
+
+    @property
+    def source(self):
+        """Where the cluster was read from, for the model and messages."""
+        return self.url
 
     # -- transport ---------------------------------------------------------
     def _request(self, method, path, query=None, body=None):
@@ -190,10 +206,15 @@ class RapiClient:
 
     def submit(self, method, path, body=None, query=None, reason=None):
         """Submit a job once; returns its id.  `reason` must be unique per submission:
-        it is how a job whose answer got lost is found again."""
+        it is how a job whose answer got lost is found again.  The audit's
+        module, version, plan and user reason follow it in the job's reason;
+        its priority goes into the opcode (RAPI takes it from a dict body only)."""
         query = dict(query or {})
         if reason:
-            query["reason"] = reason
+            query["reason"] = reason_text(self.audit, reason)
+        if self.audit is not None and self.audit.priority is not None \
+                and isinstance(body, dict):
+            body = dict(body, priority=self.audit.priority)
         try:
             job_id = self._request(method, path, query, body)
         except (RapiUnreachable, RapiTimeout) as err:
@@ -218,7 +239,7 @@ class RapiClient:
 
     def _find_job_by_reason(self, reason):
         for job in self.jobs() or []:
-            if reason in reason_trail(job):
+            if any(carries_tag(text, reason) for text in reason_trail(job)):
                 return job.get("id")
         return None
 

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Read a live cluster over RAPI into the model, with a fingerprint of its state."""
+"""Read a live cluster (over RAPI or LUXI) into the model, with a fingerprint of its state."""
 
 from __future__ import annotations
 
@@ -11,14 +11,16 @@ import time
 
 from ..backend.rapi_json import load_rapi
 from ..model.node import STATIC_KVM_MEMORY
+from ..errors import HtoolsError
 from .lock import is_lock_tag
 from .storage_query import read_storage
 
 
 class Snapshot:
-    """The raw RAPI answers of one read of the cluster."""
+    """The raw answers (RAPI-shaped) of one read of the cluster."""
 
-    def __init__(self, info, nodes, instances, groups, storage=None):
+    def __init__(self, info, nodes, instances, groups, reader="rapi", storage=None):
+        self.reader = reader        # "luxi": read the model as hbal -L does
         self.info = info
         self.nodes = nodes
         self.instances = instances
@@ -32,11 +34,15 @@ class Snapshot:
         a moment: read again, a few times, before the model refuses it.
         `storage_units` also reads every node's storage units (write access)."""
         for attempt in range(retries + 1):
-            snapshot = cls(client.info(), client.nodes(), client.instances(), client.groups())
+            snapshot = cls(client.info(), client.nodes(), client.instances(), client.groups(),
+                           reader=getattr(client, "kind", "rapi"))
             if not snapshot.silent_nodes() or attempt == retries:
                 break
             sleep(wait)
         if storage_units:
+            if snapshot.reader != "rapi":
+                raise HtoolsError("rapi_storage_units: storage units are read over RAPI only; "
+                                  "give rapi_url instead of luxi_socket")
             snapshot.storage = read_storage(client, snapshot.info, snapshot.nodes)
         return snapshot
 
@@ -48,8 +54,8 @@ class Snapshot:
 
     def to_data(self, source=None, static_kvm_memory=STATIC_KVM_MEMORY):
         return load_rapi(self.info, self.nodes, self.instances, self.groups,
-                         source=source or "RAPI", static_kvm_memory=static_kvm_memory,
-                         storage=self.storage)
+                         source=source or self.reader.upper(), reader=self.reader,
+                         static_kvm_memory=static_kvm_memory, storage=self.storage)
 
     def state(self):
         """What a plan depends on: placements, node roles and sizes, serial numbers.

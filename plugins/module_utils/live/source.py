@@ -1,7 +1,12 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Where a run gets its cluster from: a data file, or a live cluster over RAPI."""
+"""Where a run gets its cluster from: a data file, or a live cluster over LUXI or RAPI.
+
+Which one: data_file if given; else luxi_socket if given; else rapi_url (the
+option or GANETI_RAPI_URL); else, on a Ganeti master, its default LUXI socket
+(as `hbal -L` with no path), so a play on the master needs no settings at all.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from urllib.parse import urlsplit
 
 from ..backend.detect import load_data_file
 from ..errors import HtoolsError
+from .luxi import DEFAULT_SOCKET, LuxiClient
 from .snapshot import Snapshot
 from .rapi import RapiClient
 from .mond import MOND_PORT, query_monds
@@ -49,21 +55,44 @@ def url_credentials(url):
     return secrets if "@" in parts.netloc else []
 
 
-def client_from_params(params):
-    """A RapiClient for the module's connection options."""
+def live_kind(params, exists=os.path.exists):
+    """"data_file", "luxi" or "rapi": how the module reaches its cluster (None: no way)."""
+    if params.get("data_file"):
+        return "data_file"
+    if params.get("luxi_socket"):
+        return "luxi"
+    if params.get("rapi_url"):
+        return "rapi"
+    if exists(DEFAULT_SOCKET):
+        return "luxi"
+    return None
+
+
+def client_from_params(params, audit=None, exists=os.path.exists):
+    """A LuxiClient or RapiClient for the module's connection options."""
+    kind = live_kind(dict(params, data_file=None), exists)
+    if kind == "luxi":
+        client = LuxiClient(params.get("luxi_socket") or DEFAULT_SOCKET,
+                            timeout=params.get("timeout") or 60.0)
+        client.audit = audit
+        return client
     if url_credentials(params.get("rapi_url")):
         raise HtoolsError("rapi_url must not contain credentials; give them as rapi_user and "
                           "rapi_password")
-    if not params.get("rapi_url"):
-        raise HtoolsError("no cluster given: set data_file, or rapi_url (or the %s "
-                          "environment variable)" % ENV["rapi_url"])
-    return RapiClient(params["rapi_url"], params.get("rapi_user"), params.get("rapi_password"),
-                      validate_certs=params.get("validate_certs", True),
-                      ca_path=params.get("ca_path"), timeout=params.get("timeout") or 60.0)
+    if kind is None:
+        raise HtoolsError("no cluster given: set data_file, luxi_socket (on the master), or "
+                          "rapi_url (or the %s environment variable); %s does not exist here, "
+                          "so this is not a Ganeti master" % (ENV["rapi_url"], DEFAULT_SOCKET))
+    client = RapiClient(params["rapi_url"], params.get("rapi_user"),
+                        params.get("rapi_password"),
+                        validate_certs=params.get("validate_certs", True),
+                        ca_path=params.get("ca_path"), timeout=params.get("timeout") or 60.0)
+    client.audit = audit
+    return client
 
 
-def read_cluster(params):
-    """(ClusterData, Snapshot or None, RapiClient or None) from data_file or RAPI."""
+def read_cluster(params, audit=None):
+    """(ClusterData, Snapshot or None, client or None) from data_file, LUXI or RAPI."""
     static_kvm = params.get("static_kvm_node_memory")
     if static_kvm is None:          # a module without the option: hbal's default
         static_kvm = STATIC_KVM_MEMORY
@@ -71,9 +100,9 @@ def read_cluster(params):
         data, _fmt = load_data_file(params["data_file"], static_kvm_memory=static_kvm)
         snapshot, client = None, None
     else:
-        client = client_from_params(params)
+        client = client_from_params(params, audit)
         snapshot = Snapshot.read(client, storage_units=bool(params.get("rapi_storage_units")))
-        data = snapshot.to_data(source=client.url, static_kvm_memory=static_kvm)
+        data = snapshot.to_data(source=client.source, static_kvm_memory=static_kvm)
     if wants_live_mond(params):
         data.mond_reports = query_monds(
             [node.name for node in data.nodes], collector_name(params.get("mond_xen")),

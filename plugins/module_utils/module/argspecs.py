@@ -4,8 +4,8 @@
 """Every module option, declared once; a module picks the groups it takes.
 
 Each group matches one doc fragment: data_file (data_source), data_source
-(data_source and data_source.model), mond (mond), rapi, balance_options, plans,
-execution, plan_report.  Numeric options are declared as option tables (type, default,
+(data_source and data_source.model), mond (mond), rapi (LUXI and RAPI), jobs,
+balance_options, plans, execution, plan_report.  Numeric options are declared as option tables (type, default,
 valid range), so the same declaration builds the spec and checks the values.
 """
 
@@ -87,8 +87,10 @@ def mond():
 
 
 def rapi():
-    """How to reach a live cluster; credentials may come from the environment."""
+    """How to reach a live cluster, over LUXI on the master or over RAPI; RAPI
+    credentials may come from the environment."""
     spec = dict(
+        luxi_socket=dict(type="path"),
         rapi_url=dict(type="str", fallback=(env_fallback, [ENV["rapi_url"]])),
         rapi_user=dict(type="str", fallback=(env_fallback, [ENV["rapi_user"]])),
         rapi_password=dict(type="str", no_log=True,
@@ -97,6 +99,12 @@ def rapi():
     )
     spec.update(argument_spec(RAPI_OPTIONS))
     return spec
+
+
+def jobs():
+    """What the jobs a module submits carry: the user's reason, Ganeti's priority."""
+    return dict(reason=dict(type="str"),
+                priority=dict(type="str", choices=["low", "normal", "high"]))
 
 
 def balance_options():

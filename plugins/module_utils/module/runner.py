@@ -20,12 +20,14 @@ from ansible.module_utils.common.text.converters import to_native
 from .. import deps
 from ..errors import HtoolsError
 from ..options import validate
+from ..live.audit import JobAudit
 from ..live.executor import ExecutionError, execute_plan
 from ..live.lock import ClusterLock
 from ..live.plans import check_plan, make_plan, plan_report, plan_result, plan_state
 from ..live.resume import progress
 from ..live.snapshot import Snapshot, drift, fingerprint, model_state
-from ..live.source import client_from_params, read_cluster, unreadable, url_credentials
+from ..live.source import (client_from_params, live_kind, read_cluster, unreadable,
+                           url_credentials)
 from ..report.diff import placement_diff
 from ..report.html import render_plan_html
 from .argspecs import CHECKED_OPTIONS
@@ -41,10 +43,14 @@ class HtoolsModule:
                                      **module_options)
         self.params = self.ansible.params
         self._refuse_url_credentials()
-        live = not self.params.get("data_file")
-        self._require(tuple(needs) + (("requests",) if live else ()))
+        # requests only for RAPI: a play on the master over LUXI needs numpy alone
+        over_rapi = live_kind(self.params) in ("rapi", None)
+        self._require(tuple(needs) + (("requests",) if over_rapi else ()))
         try:
             validate([o for o in CHECKED_OPTIONS if o.name in argument_spec], self.params)
+            # what every job this run submits says about itself (live.audit)
+            self.audit = JobAudit(_module_name(self.ansible._name), self.params.get("reason"),
+                                  self.params.get("priority"))
         except HtoolsError as err:
             self.fail(err)
         for option in _PATH_OPTIONS:
@@ -79,15 +85,15 @@ class HtoolsModule:
         return result
 
     def client(self):
-        """A RAPI client for the module's connection options (live-only modules)."""
+        """A LUXI or RAPI client for the module's connection options (live-only modules)."""
         try:
-            return client_from_params(self.params)
+            return client_from_params(self.params, self.audit)
         except HtoolsError as err:
             self.fail(err)
 
     def _read(self):
         try:
-            return read_cluster(self.params)
+            return read_cluster(self.params, self.audit)
         except HtoolsError as err:
             self.fail(err)
 
@@ -108,8 +114,8 @@ class HtoolsModule:
         """Plan (or take the plan given back), then execute it unless in check mode."""
         params = self.params
         if planner.executes and params["data_file"] and not self.ansible.check_mode:
-            self.fail("Executing the %s plan needs a live cluster reached over RAPI (rapi_url); "
-                      "with data_file the plan can only be computed in check mode (--check or "
+            self.fail("Executing the %s plan needs a live cluster, reached over LUXI on the "
+                      "master (luxi_socket) or over RAPI (rapi_url); with data_file the plan can only be computed in check mode (--check or "
                       "check_mode: true)" % planner.kind)
         data, snapshot, client = self._read()
         state = snapshot.state() if snapshot is not None else model_state(data)
@@ -207,6 +213,7 @@ class HtoolsModule:
         drains, run the plan, unlock; exits."""
         params = self.params
         reason = "ganeti.htools:%s" % plan["plan_id"]
+        client.audit = self.audit.for_plan(plan.get("fingerprint"))
         lock = ClusterLock(client, ttl=params["lock_ttl"], reason=reason,
                            job_timeout=params["job_timeout"])
         try:
@@ -266,6 +273,15 @@ class HtoolsModule:
                 "could not release the cluster lock %s: %s; it expires by itself after "
                 "lock_ttl, or remove that cluster tag once this run is known to be over"
                 % (tag, to_native(err)))
+
+
+def _module_name(name):
+    """The module's short name (ganeti_balance) from Ansible's, which may be the
+    fully qualified one."""
+    name = name or "module"
+    if name.endswith(".py"):
+        name = name[:-3]
+    return name.rpartition(".")[2]
 
 
 def _pending_drains(plan, state):

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 import requests
 
-from ansible_collections.ganeti.htools.plugins.module_utils.live import rapi
+from ansible_collections.ganeti.htools.plugins.module_utils.live import audit, rapi
+from ansible_collections.ganeti.htools.plugins.module_utils.version import COLLECTION_VERSION
 from kit.fakes import NOT_JSON, Reply, ScriptedSession
 
 
@@ -148,3 +149,18 @@ def test_node_role_and_tag_bodies():
     assert (role["method"], role["data"], role["params"]) == ("PUT", "offline", {"force": 1})
     assert (add["method"], add["params"]) == ("PUT", {"tag": ["a:b"]})
     assert delete["method"] == "DELETE"
+
+
+def test_the_audit_names_the_run_in_the_reason_and_sets_the_priority():
+    cli, session = client([Reply(200, 7), Reply(200, 8)])
+    cli.audit = audit.JobAudit("ganeti_balance", "AWX 42", "low").for_plan("sha256:f00")
+    cli.migrate_instance("inst1", reason="ganeti.htools:p1:m1:o1", allow_failover=True)
+    cli.add_cluster_tags(["t"], reason="ganeti.htools:p1:lock-take:1")
+    move, tag = session.calls
+    assert move["params"]["reason"] == (
+        "ganeti.htools:p1:m1:o1 (ganeti.htools.ganeti_balance %s, plan sha256:f00): AWX 42"
+        % COLLECTION_VERSION)
+    assert move["data"]["priority"] == 10
+    # a tag job has no body for RAPI to take a priority from
+    assert tag["data"] is None and tag["params"]["reason"].startswith(
+        "ganeti.htools:p1:lock-take:1 (ganeti.htools.ganeti_balance")
