@@ -86,6 +86,8 @@ def _compare_searches(seed, opts, dpath, upath, balance_gen, balance_oracle, hto
         except Exception as exc:    # noqa: BLE001 - compared below
             results[search] = exc
         else:
+            if results[search].get("cluster_empty"):
+                pytest.skip(f"seed {seed}: the cluster has no instances (nothing is searched)")
             assert len(balance_results) == 1, "the planner must run balance() once per plan"
             search_stats[search] = balance_results[0].search_stats
     bulk, ref = results["bulk"], results["exhaustive"]

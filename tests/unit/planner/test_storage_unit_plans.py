@@ -73,19 +73,42 @@ def test_one_unit_per_node_plans_as_without_units(seed, tmp_path, balance_gen):
         _same(bulk, exhaustive, f"seed {seed}: bulk vs exhaustive, one unit per node")
 
 
+@pytest.fixture
+def searches(monkeypatch):
+    """The search statistics of every balance run (bulk fallbacks must be 0)."""
+    from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import loop
+    from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import planner
+    stats = []
+
+    def recording(*args, **kwargs):
+        result = loop.balance(*args, **kwargs)
+        stats.append(result.search_stats)
+        return result
+
+    monkeypatch.setattr(planner, "balance", recording)
+    return stats
+
+
+@pytest.mark.parametrize("file_units", [True, False], ids=["some-file-units", "two-vgs-everywhere"])
 @pytest.mark.parametrize("seed", SEEDS, ids=[f"seed{s}" for s in SEEDS])
-def test_several_units_plans_keep_disks_in_their_units(seed, tmp_path, balance_gen):
+def test_several_units_plans_keep_disks_in_their_units(seed, file_units, tmp_path, balance_gen,
+                                                       searches):
+    """With file units on some nodes only the exhaustive search runs; with the
+    same two volume groups everywhere the bulk search runs unit by unit."""
     opts = balance_gen.balance_options(seed)
-    text = units_gen.several_units(units_gen.load(opts["case"].data), seed)
+    text = units_gen.several_units(units_gen.load(opts["case"].data), seed, file_units)
     before = units_gen.load(text)
-    used_before, misplaced = units_gen.unit_usage(before)
-    assert not misplaced, "the generator placed disks outside their units"
+    used_before, misplaced_before = units_gen.unit_usage(before)
+    # without file units, file disks sit outside any unit from the start
+    assert all(not file_units and inst_is_file(before, name)
+               for name, _node in misplaced_before), "the generator misplaced disks"
     result = _plan(balance_gen, opts, text, tmp_path, "units.data",
                    save_state=str(tmp_path / "state"))
     final = tmp_path / "state.balanced"     # hbal -S names
     if isinstance(result, Exception):
         pytest.skip(f"the case is refused: {result}")
-    if seed % 2 == 0:
+    if not file_units or seed % 2 == 0:
+        assert not any(st.fallbacks for st in searches), searches
         _same(result, _plan(balance_gen, opts, text, tmp_path, "units.data", "exhaustive"),
               f"seed {seed}: bulk vs exhaustive, several units")
     if not final.exists():
@@ -93,13 +116,30 @@ def test_several_units_plans_keep_disks_in_their_units(seed, tmp_path, balance_g
         return
     after = units_gen.load(final.read_text())
     used_after, misplaced = units_gen.unit_usage(after)
-    assert not misplaced, f"seed {seed}: disks outside their units: {misplaced}"
+    new = set(misplaced) - set(misplaced_before)
+    assert not new, f"seed {seed}: disks moved outside their units: {sorted(new)}"
     free = {(n.name, (u.type, u.key)): u.free for n in before.nodes for u in n.storage_units}
     for key, amount in used_after.items():
         grown = amount - used_before.get(key, 0)
         if grown > 0:
             assert free[key] - grown > 0, (f"seed {seed}: {key} holds {grown} MiB more "
                                            f"than its {free[key]} MiB free")
+
+
+def test_the_bulk_search_runs_on_two_volume_groups(tmp_path, balance_gen, searches):
+    """The equivalence above means something only if the bulk search ran."""
+    ran = 0
+    for seed in SEEDS:
+        opts = balance_gen.balance_options(seed)
+        text = units_gen.several_units(units_gen.load(opts["case"].data), seed, False)
+        del searches[:]
+        _plan(balance_gen, opts, text, tmp_path, "units.data")
+        ran += sum(st.bulk_scored for st in searches) > 0
+    assert ran >= len(SEEDS) // 4, "the bulk search ran on %d of %d clusters" % (ran, len(SEEDS))
+
+
+def inst_is_file(data, name):
+    return any(i.name == name and i.template == "file" for i in data.instances)
 
 
 # The seed's case: a 15 GiB DRBD disk, primary node1, secondary node2 (whose

@@ -27,6 +27,7 @@ scored exactly; they join the same final comparison.
 
 from __future__ import annotations
 
+import copy
 import math
 
 from ...deps import numpy as np
@@ -34,14 +35,15 @@ from ...deps import numpy as np
 from .loop import Candidate, instance_moves, search_exhaustive, victims
 from .move_rows import MoveRows, instance_profile, map_delta
 from .sparse_folds import DENSE_LIMIT, deviation_sums, sequential_sums, unique_rows
-from ...model.storage import unit_charges
+from .unit_groups import MIXED, NO_UNITS, unit_layout, unit_position, unit_score_parts, victim_unit
 from ...model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
 from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, MOVE_KINDS,
                      REPLACE_AND_FAILOVER, REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move,
                      possible_moves)
 from ...errors import HtoolsError
-from ..metrics import (LOAD_METRICS, METRIC_NAMES, METRICS, MAP, ONLINE, STDDEV, SUM,
-                       metric_position, node_values)
+from ..metrics import (FREE_DISK, FREE_DISK_FORTH, LOAD_METRICS, METRIC_NAMES, METRICS, MAP,
+                       ONLINE, STDDEV, SUM, cluster_score, metric_position, needs_unit_metric,
+                       node_values)
 
 # Exact re-scoring covers every candidate whose approximate score is this close
 # to the best: a floor, plus a bound on the approximation error derived from
@@ -133,44 +135,20 @@ class _Nodes:
             self.no_dsk = (self.t_dsk == 0).astype(np.float64)
             self.inv_t_dsk = np.where(self.t_dsk == 0, 0.0, 1.0 / self.t_dsk)
 
-    def use_storage_unit(self):
-        """Disk space from each node's one metric storage unit (_uniform_unit)
-        in place of the per-node pool, as the scalar Node does then."""
+    def use_storage_unit(self, uid):
+        """Disk space from each node's storage unit `uid` in place of the
+        per-node pool, as the scalar Node does then (unit_groups.py)."""
         objs = self.objs
+        pos = [unit_position(n, uid) for n in objs]
 
         def unit_col(values):
             return np.array(values, dtype=np.float64)
 
-        self.t_dsk = unit_col([n.storage_units[n.pdsk_unit].total for n in objs])
-        self.f_dsk = unit_col([n.unit_free[n.pdsk_unit] for n in objs])
-        self.f_dsk_forth = unit_col([n.unit_free_forth[n.pdsk_unit] for n in objs])
-        self.lo_dsk = unit_col([n.unit_lo(n.pdsk_unit) for n in objs])
+        self.t_dsk = unit_col([n.storage_units[p].total for n, p in zip(objs, pos)])
+        self.f_dsk = unit_col([n.unit_free[p] for n, p in zip(objs, pos)])
+        self.f_dsk_forth = unit_col([n.unit_free_forth[p] for n, p in zip(objs, pos)])
+        self.lo_dsk = unit_col([n.unit_lo(p) for n, p in zip(objs, pos)])
         self._disk_reciprocals()
-
-
-def _uniform_unit(nodes):
-    """True when every node of the group holds exactly one metric storage unit,
-    the same one: the bulk rules then apply to it unchanged."""
-    ids = set()
-    for node in nodes:
-        if node.pdsk_unit < 0:
-            return False
-        unit = node.storage_units[node.pdsk_unit]
-        ids.add((unit.type, unit.key))
-    return len(ids) == 1
-
-
-def _unit_charge(inst, node):
-    """(charged, MiB) of `inst` on the group's one unit, from a node that holds
-    it; None when the instance wants anything else (the scalar model decides)."""
-    charges = unit_charges(inst, node.storage_units)
-    if charges is None:
-        return None
-    if not charges:
-        return (False, 0)
-    if list(charges) != [node.pdsk_unit]:
-        return None
-    return (True, charges[node.pdsk_unit])
 
 
 class _Tags:
@@ -463,7 +441,9 @@ class _Stats:
     with their weights added, which roughly halves the work.
     """
 
-    def __init__(self, base, online, map_value, same_as, tagged=False):
+    def __init__(self, base, online, map_value, same_as, tagged=False, disk_scale=1.0,
+                 fixed_extra=0.0):
+        # disk_scale, fixed_extra: the search of one storage unit (unit_groups.py)
         self.n = float(online.sum())
         self.base = base                          # (G, N_METRICS) values
         on = base[online]
@@ -471,12 +451,14 @@ class _Stats:
         self.center = np.zeros(N_METRICS)
         self.s1 = np.zeros(N_METRICS)
         self.s2 = np.zeros(N_METRICS)
-        fixed = 0.0
+        fixed = fixed_extra
         self.std_groups = []                      # (metric, summed weight)
         self.online_sums = []                     # (metric, weight)
         self.offline_sums = []
         merged = {}
         for k, (name, weight, stat, which) in enumerate(METRICS):
+            if k in (FREE_DISK, FREE_DISK_FORTH):
+                weight = weight * disk_scale
             if stat == STDDEV:
                 rep = same_as.get(k, k)
                 if rep != k:
@@ -875,6 +857,9 @@ class ExactScorer:
                    for row in self.rows]
         self.base = np.array(numeric, dtype=np.float64).reshape(len(group_nodes), N_METRICS)
         self.pos = {n.idx: g for g, n in enumerate(group_nodes)}
+        # several storage units per node: the disk metric is no per-node column,
+        # candidates are scored by metrics.py itself
+        self.unit_nodes = list(group_nodes) if needs_unit_metric(group_nodes) else None
         self.scored = 0          # candidates scored (SearchStats.exact_scored)
         self.base_map = None     # merged maps of the online nodes (map_stat)
         self.base_map_value = 0
@@ -892,6 +877,9 @@ class ExactScorer:
         self.scored += len(changes)
         if not self.online.any():
             return [0.0] * len(changes)
+        if self.unit_nodes is not None:
+            return [cluster_score([changed.get(n.idx, n) for n in self.unit_nodes])
+                    for changed in changes]
         # Bounded chunks: many exact ties must not mean one huge matrix.
         step = EXACT_CHUNK
         scores = []
@@ -1123,51 +1111,46 @@ def search_bulk(state, opts, migrations_only=False):
     cand_victims = victims(state, opts)
     if not cand_victims or not online:
         return None
-    unit_charge = None
-    if any(n.storage_units for n in group):
-        if not _uniform_unit(group):
-            # several units per node: only the scalar model scores them
-            return search_exhaustive(state, opts, migrations_only)
-        unit_charge = {}
+    layout = unit_layout(group)
+    if layout == MIXED:
+        # units the bulk rules cannot follow: only the scalar model scores them
+        return search_exhaustive(state, opts, migrations_only)
     scorer = ExactScorer(group)
     finite = bool(np.isfinite(scorer.base[scorer.online]).all())
     nd = _Nodes(group)
-    if unit_charge is not None:
-        nd.use_storage_unit()
     excl_in_group = any(n.excl_storage for n in group)
     online_rank = {idx: r for r, idx in enumerate(online)}
     pool = _Pool(4 * ABS_TOL)
     exact_pool = []          # (score, rank, key, result) of scalar-tried candidates
-    regular, regular_pos = [], []
+    # regular victims by the storage unit their disks take (one search each)
+    by_unit, charge = {}, {}
     for vpos, inst in enumerate(cand_victims):
-        charge = None
-        if unit_charge is not None:
-            charge = unit_charge[inst.idx] = _unit_charge(inst, group[0])
+        uid = None
+        if layout != NO_UNITS:
+            taken = victim_unit(inst, group[0])
+            if taken is not None:
+                uid = taken[0] or layout[0]
+                charge[inst.idx] = (taken[0] is not None, taken[1])
         if finite and _is_regular(inst, nd.pos, excl_in_group) and (
-                unit_charge is None or charge is not None):
-            regular.append(inst)
-            regular_pos.append(vpos)
+                layout == NO_UNITS or inst.idx in charge):
+            members = by_unit.setdefault(uid, ([], []))
+            members[0].append(inst)
+            members[1].append(vpos)
         else:
             _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, exact_pool)
-    if regular:
-        regular, regular_pos = _first_of_each_kind(regular, regular_pos, nd.pos)
-        tagged = any(i.excl_tags for i in regular)
-        if tagged:
-            nd.tags = _Tags(group, regular, scorer.online)
-        stats = _Stats(scorer.base, scorer.online, scorer.map_stat([]),
-                       _identical_metrics(nd, scorer.online, regular), tagged)
-        pool.band = 4 * stats.error_bound
+    searches = [_unit_search(scorer, nd, layout, uid, regular, regular_pos, charge)
+                for uid, (regular, regular_pos) in by_unit.items()]
+    if searches:
+        pool.band = 4 * max(stats.error_bound for _nd, stats, _ins, _pos in searches)
         targets = np.array([nd.pos[t] for t in online], dtype=np.int64)
         node_idx = np.array([n.idx for n in group], dtype=np.int64)
-        all_ins = _Insts(regular, nd.pos, unit_charge)
-        if tagged:
-            all_ins.inc = nd.tags.inc
         per_block = max(1, BLOCK // max(1, targets.size))
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            for start in range(0, len(regular), per_block):
-                rows = list(range(start, min(len(regular), start + per_block)))
-                _bulk_block(nd, stats, all_ins.take(rows), [regular_pos[r] for r in rows],
-                            targets, node_idx, opts, pool)
+            for nd_u, stats, all_ins, regular_pos in searches:
+                for start in range(0, len(regular_pos), per_block):
+                    rows = list(range(start, min(len(regular_pos), start + per_block)))
+                    _bulk_block(nd_u, stats, all_ins.take(rows), [regular_pos[r] for r in rows],
+                                targets, node_idx, opts, pool)
     if migrations_only:
         pool.keep_moves((FAILOVER, FAILOVER_TO_ANY))
         exact_pool = [e for e in exact_pool if e[2][1] in (FAILOVER, FAILOVER_TO_ANY)]
@@ -1180,6 +1163,30 @@ def search_bulk(state, opts, migrations_only=False):
     finally:
         state.stats.bulk_scored += pool.scored
         state.stats.exact_scored += scorer.scored
+
+
+def _unit_search(scorer, nd, layout, uid, regular, regular_pos, charge):
+    """(nodes, stats, victims, their positions) of the bulk search of the
+    victims whose disks take storage unit `uid` (None: no units at all)."""
+    group = nd.objs
+    base, scale, fixed = scorer.base, 1.0, 0.0
+    if uid is not None:
+        nd = copy.copy(nd)
+        nd.use_storage_unit(uid)
+        (now, forth), scale, fixed = unit_score_parts(group, scorer.online, layout, uid)
+        base = base.copy()
+        base[:, FREE_DISK] = now
+        base[:, FREE_DISK_FORTH] = forth
+    regular, regular_pos = _first_of_each_kind(regular, regular_pos, nd.pos)
+    tagged = any(i.excl_tags for i in regular)
+    if tagged:
+        nd.tags = _Tags(group, regular, scorer.online)
+    stats = _Stats(base, scorer.online, scorer.map_stat([]),
+                   _identical_metrics(nd, scorer.online, regular), tagged, scale, fixed)
+    all_ins = _Insts(regular, nd.pos, charge if uid is not None else None)
+    if tagged:
+        all_ins.inc = nd.tags.inc
+    return nd, stats, all_ins, regular_pos
 
 
 def _first_of_each_kind(regular, regular_pos, group_pos):
@@ -1295,7 +1302,7 @@ def _choose(state, opts, scorer, nd, pool, exact_pool, tolerance):
             upto = int(np.searchsorted(sorted_approx, limit, side="right"))
             picks = order[done:upto]
             done = max(done, upto)
-            if len(picks) <= SCALAR_PICKS:
+            if len(picks) <= SCALAR_PICKS or scorer.unit_nodes is not None:
                 best = _best_of_few(state, opts, scorer, [part[picks] for part in
                                                           (rank, inst, move, target)], best)
                 picks = picks[:0]
