@@ -206,3 +206,52 @@ def test_unit_metric_averages_the_units_deviations():
     values = metrics.metric_values(data.nodes)
     assert values[metrics.FREE_DISK] == 0.375
     assert metrics.needs_unit_metric(data.nodes)
+
+
+def _evacuate_secondary(text):
+    from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.plan import (
+        evacuate)
+    report = evacuate(load_text(text, "evac.data"), {"mode": "secondary-only",
+                                                     "nodes": ["node2"]})
+    return [(m["instance"], m["new_secondary"]) for m in report["moves"]], [
+        f["instance"] for f in report["failed_instances"]]
+
+
+def test_evacuation_targets_fit_the_disk_into_its_unit():
+    """node2's secondary must go to node3 or node4: by the pool both could take
+    it (node3 has more free space, hail prefers it); by units only node4's
+    ssdvg can."""
+    pools = [(40960, 25600), (20480, 5120), (40960, 40960), (20480, 20480)]
+    units = ["25600,40960,lvm-vg,ssdvg;10240,10240,lvm-vg,hddvg",
+             "5120,20480,lvm-vg,ssdvg;10240,10240,lvm-vg,hddvg",
+             "10240,10240,lvm-vg,ssdvg;30720,30720,lvm-vg,hddvg",
+             "20480,20480,lvm-vg,ssdvg;10240,10240,lvm-vg,hddvg"]
+    moved, failed = _evacuate_secondary(_cluster(pools))
+    assert moved == [("big", "node3")] and not failed
+    moved, failed = _evacuate_secondary(_cluster(pools, units, "lvm-vg,ssdvg"))
+    assert moved == [("big", "node4")] and not failed
+    # no unit anywhere can take it: the evacuation fails instead of overfilling
+    units[3] = "10240,20480,lvm-vg,ssdvg;10240,10240,lvm-vg,hddvg"
+    moved, failed = _evacuate_secondary(_cluster(pools, units, "lvm-vg,ssdvg"))
+    assert moved == [] and failed == ["big"]
+
+
+@pytest.mark.parametrize("role", ["primary", "secondary"])
+def test_even_forced_placements_keep_within_units(role):
+    """The roller and evacuation place with force: the hard rule (free space
+    left > 0) holds per unit, and a refused placement changes nothing."""
+    pools = [(40960, 25600), (20480, 5120), (30720, 30720)]
+    units = ["25600,40960,lvm-vg,ssdvg;10240,10240,lvm-vg,hddvg",
+             "5120,20480,lvm-vg,ssdvg;10240,10240,lvm-vg,hddvg",
+             "10240,10240,lvm-vg,ssdvg;20480,20480,lvm-vg,hddvg"]
+    for text, expected in ((_cluster(pools), None),
+                           (_cluster(pools, units, "lvm-vg,ssdvg"), "FailDisk")):
+        data = load_text(text, "force.data")
+        node3, inst = data.nodes[2].copy(), data.instances[0]
+        before = (node3.unit_free, node3.f_dsk, list(node3.p_list), list(node3.s_list))
+        if role == "primary":
+            assert node3.add_pri(inst, True) == expected
+        else:
+            assert node3.add_sec(inst, inst.pnode, True) == expected
+        if expected:
+            assert (node3.unit_free, node3.f_dsk, node3.p_list, node3.s_list) == before
