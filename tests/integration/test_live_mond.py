@@ -9,9 +9,10 @@ collection's live query (files/mond_live_plan.py) and hbal both run in there
 
 The CPU loads drift (MonD recomputes its averages every few seconds), so a
 run compares three things: ours on what it read live; `hbal --mond=yes
---mond-data` on exactly those reports (must be equal, every time); and
-`hbal --mond=yes` reading the nodes itself, started at the same moment as
-ours (equal unless the loads moved in between: then both read again).
+--mond-data` on exactly those reports; and `hbal --mond=yes` reading the
+nodes itself, started at the same moment as ours.  hbal reads the cluster
+again for both, and loads and free disk drift, so an attempt that differs is
+made again; some attempt must match both ways.
 """
 
 from __future__ import annotations
@@ -80,15 +81,18 @@ def test_live_mond_plan_equals_hbal(lab, tmp_path):
         saved = tmp_path / ("mond%d.json" % attempt)
         saved.write_text(json.dumps(ours["reports"]))
         same_data = _hbal(lab, "--mond-data", str(saved))
-        problems = plan_differences(same_data, ours["plan"])
-        assert not problems, "on the same MonD reports (%s):\n  %s\n  hbal: %s" % (
-            saved, "\n  ".join(problems), same_data.command)
-        problems = plan_differences(live, ours["plan"])
+        # hbal reads RAPI again: the lab's free disk (the host's file system)
+        # may have moved since ours read it, so a difference is retried too; a
+        # real one repeats on every attempt and fails below
+        problems = ["same reports (%s, %s): %s" % (saved, same_data.command, p)
+                    for p in plan_differences(same_data, ours["plan"])]
         if not problems:
-            return
+            problems = plan_differences(live, ours["plan"])
+            if not problems:
+                return
         drift.append(problems)
         time.sleep(1.3)         # another moment within the nodes' 5 s cycles
-    pytest.fail("hbal --mond=yes never saw the loads ours saw in %d attempts:\n  %s"
+    pytest.fail("no attempt of %d gave hbal's plan, on the same MonD reports and live:\n  %s"
                 % (ATTEMPTS, drift))
 
 
