@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 
+from ..errors import DataError
 from ..model.storage import derive_desired_unit
 from ..numfmt import hs_fixed, hs_printf_f
 
@@ -50,16 +51,30 @@ def _param_text(param):
     return param if isinstance(param, str) else json.dumps(param)
 
 
+# The text format has no quoting: a unit's key or parameter holding one of
+# these would change what the line says when it is read back.
+_SEPARATORS = (",", ";", "|", "\n")
+
+
+def _plain(value, what):
+    if any(sep in value for sep in _SEPARATORS):
+        raise DataError("%s %r cannot be written in the text format (it holds one of "
+                        "',', ';', '|' or a line break)" % (what, value))
+    return value
+
+
 def storage_field(units):
     """The node line's storage column: `free,total,type,key[,params...]` joined by `;`."""
-    return ";".join(",".join([str(u.free), str(u.total), u.type, u.key]
-                             + [_param_text(p) for p in u.params]) for u in units)
+    return ";".join(",".join([str(u.free), str(u.total), u.type,
+                              _plain(u.key, "storage unit key")]
+                             + [_plain(_param_text(p), "storage unit parameter")
+                                for p in u.params]) for u in units)
 
 
 def disk_unit_field(desired):
     """The instance line's desired-unit column, `type[,key]` for its one disk."""
     kind, key = desired
-    return kind if key is None else "%s,%s" % (kind, key)
+    return kind if key is None else "%s,%s" % (kind, _plain(key, "storage unit key"))
 
 
 def node_line(node, group_uuid, hbal_compat=False):

@@ -292,3 +292,12 @@ def test_malformed_ialloc_storage_is_refused_precisely(path, value, message):
     shown = str(err.value)
     assert message in shown and "req.json" in shown
     assert "missing key" in message or "expected" in shown
+
+
+@pytest.mark.parametrize("key", ["vg,1", "a;b", "x|y", "two\nlines"])
+def test_a_key_the_text_format_cannot_hold_is_refused_when_saving(key):
+    data, _request = load_ialloc(_ialloc_doc(), "req.json")
+    data.nodes[0].set_storage_units((StorageUnit("lvm-vg", key, (), 1024, 1024),))
+    with pytest.raises(DataError) as err:
+        dump_text(data)
+    assert repr(key) in str(err.value) and "text format" in str(err.value)
