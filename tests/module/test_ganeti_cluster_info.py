@@ -121,7 +121,7 @@ def test_bad_data_file_fails_cleanly(tmp_path, content):
 
 def test_nodes_show_their_storage_units(tmp_path):
     """Node column 16 of the text format comes back as each node's storage_units;
-    a node without the column has none, and the score ignores the units (for now)."""
+    a node without the column has none."""
     tail = '|8192|512|5000|102400|80000|8|N|uuid-1|2||N|0|1|1.0'
     lines = ['g1|uuid-1|preferred||', '',
              'node1' + tail + '|2000,4000,drbd8,xenvg;5000,10000,file,/srv/a,x',
@@ -140,7 +140,28 @@ def test_nodes_show_their_storage_units(tmp_path):
     status, plain, output = run_module(tmp_path, '-a', 'data_file=%s' % without)
     assert status == 'SUCCESS', output
     assert [n['storage_units'] for n in plain['nodes']] == [[], []]
-    assert plain['score'] == result['score']
+    assert plain['storage_unit_metrics'] == []
+
+
+def test_free_disk_metrics_are_per_unit(tmp_path):
+    """free_disk_cv is the average of the units' deviations, each listed in
+    storage_unit_metrics."""
+    tail = '|8192|512|5000|102400|80000|8|N|uuid-1|2||N|0|1|1.0'
+    lines = ['g1|uuid-1|preferred||', '',
+             'node1' + tail + '|1000,4000,lvm-vg,ssd;10000,10000,lvm-vg,hdd',
+             'node2' + tail + '|3000,4000,lvm-vg,ssd;8000,10000,lvm-vg,hdd', '',
+             'i1|1024|1000|1|running|Y|node1|node2|drbd||1|-|N|lvm-vg,ssd', '', '']
+    data = tmp_path / 'units.data'
+    data.write_text('\n'.join(lines) + '\n')
+    status, result, output = run_module(tmp_path, '-a', 'data_file=%s' % data)
+    assert status == 'SUCCESS', output
+    # free fractions: ssd 0.25 and 0.75 (deviation 0.25), hdd 1.0 and 0.8 (0.1)
+    units = result['storage_unit_metrics']
+    assert [(u['type'], u['key'], u['nodes']) for u in units] == [
+        ('lvm-vg', 'ssd', 2), ('lvm-vg', 'hdd', 2)]
+    assert [u['free_disk_cv'] for u in units] == pytest.approx([0.25, 0.1])
+    assert [u['free_disk_cv_forth'] for u in units] == pytest.approx([0.25, 0.1])
+    assert result['metrics']['free_disk_cv'] == pytest.approx(0.175)
 
 
 def test_missing_data_file_fails_cleanly(tmp_path):
