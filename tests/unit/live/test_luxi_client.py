@@ -171,23 +171,23 @@ def test_the_executor_submits_a_whole_move_as_one_job():
     assert report['moves'][1]['opcodes_done'] == 1 and 'no space' in report['moves'][1]['error']
 
 
-@pytest.mark.parametrize('make, expected', [
-    (lambda tmp: str(tmp / 'missing'), 'does not exist: run on the Ganeti master'),
-    (lambda tmp: _dead_socket(tmp), 'nothing listens on the LUXI socket'),
-])
-def test_connection_failures_say_what_to_do(tmp_path, make, expected):
-    cli = luxi.LuxiClient(make(tmp_path), timeout=2)
-    with pytest.raises(luxi.LuxiUnreachable) as err:
-        cli.info()
-    assert expected in str(err.value)
-
-
 def _dead_socket(tmp):
     path = str(tmp / 'dead.sock')
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.bind(path)
     sock.close()                 # the file stays, nobody listens: ECONNREFUSED
     return path
+
+
+@pytest.mark.parametrize('make, expected', [
+    (lambda tmp: str(tmp / 'missing'), 'does not exist: run on the Ganeti master'),
+    (_dead_socket, 'nothing listens on the LUXI socket'),
+])
+def test_connection_failures_say_what_to_do(tmp_path, make, expected):
+    cli = luxi.LuxiClient(make(tmp_path), timeout=2)
+    with pytest.raises(luxi.LuxiUnreachable) as err:
+        cli.info()
+    assert expected in str(err.value)
 
 
 def test_permission_denied_names_the_socket_owner(tmp_path):
