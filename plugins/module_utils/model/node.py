@@ -182,29 +182,33 @@ class Node:
         limit = self.m_dsk * self.storage_units[pos].total
         return math.floor(limit) if math.isfinite(limit) else 0
 
+    def unit_fractions(self, pos):
+        """The free fraction of unit `pos`: now, and with forthcoming instances."""
+        total = float(self.storage_units[pos].total)
+        return (compute_pdsk(self.unit_free[pos], total),
+                compute_pdsk(self.unit_free_forth[pos], total))
+
     def _unit_pdsk(self):
         # With exactly one metric unit, p_dsk is its free fraction: the group's
         # free-disk metric is then the plain standard deviation of p_dsk.
-        pos = self.pdsk_unit
-        if pos >= 0:
-            total = float(self.storage_units[pos].total)
-            self.p_dsk = compute_pdsk(self.unit_free[pos], total)
-            self.p_dsk_forth = compute_pdsk(self.unit_free_forth[pos], total)
+        if self.pdsk_unit >= 0:
+            self.p_dsk, self.p_dsk_forth = self.unit_fractions(self.pdsk_unit)
 
-    def unit_take(self, inst):
-        """The unit charges of `inst` here ({position: MiB}), None if a disk has
-        no unit here, or {} when the node reports no units."""
-        if not self.storage_units:
-            return {}
-        return unit_charges(inst, self.storage_units)
+    def _units_after(self, frees, charges):
+        """(free space after the charges or None, hard failure, strict failure).
 
-    def _units_fail(self, frees, charges, strict):
-        """Whether charging leaves a unit without space: strictly positive free
-        space (hard) and the reserve (soft), as 3.0.2's per-node pool."""
-        for pos in charges:
-            if frees[pos] <= 0 or (strict and frees[pos] < self.unit_lo(pos)):
-                return True
-        return False
+        Per unit, as 3.0.2's rule for the per-node pool: the free space left
+        must stay above 0 (hard), and strictly also not fall below the
+        reserve.  `charges` None (a disk without its unit here) fails hard;
+        {} charges nothing."""
+        if charges is None:
+            return None, True, False
+        if not charges:
+            return None, False, False
+        after = _units_minus(frees, charges)
+        hard = any(after[pos] <= 0 for pos in charges)
+        strict = hard or any(after[pos] < self.unit_lo(pos) for pos in charges)
+        return after, hard, strict
 
     def set_policy(self, vcpu_ratio, spindle_ratio):
         self.vcpu_ratio = vcpu_ratio
@@ -434,9 +438,10 @@ class Node:
         by_units = bool(self.storage_units)   # then the per-node totals are not consulted
         if by_units:
             charges = unit_charges(inst, self.storage_units)
-            units_f = _units_minus(self.unit_free_forth, charges) if charges else None
-            disk_f_fail = charges is None or (charges and self._units_fail(units_f, charges, True))
+            units_f, hard_f, strict_f = self._units_after(self.unit_free_forth, charges)
+            disk_f_fail = hard_f or strict_f
         else:
+            units_f = None
             disk_f_fail = local and (dsk_f <= 0 or dsk_f < self.lo_dsk)
         forth_fail = None
         if mem_f <= 0:
@@ -464,11 +469,9 @@ class Node:
             new_ucpu = self.u_cpu + inst.vcpus if inst.not_offline else self.u_cpu
             new_pcpu = fdiv(new_ucpu, self.t_cpu)
             if by_units:
-                units_new = _units_minus(self.unit_free, charges) if charges else None
-                disk_hard = charges is None or (charges and self._units_fail(units_new, charges,
-                                                                             False))
-                disk_soft = bool(charges) and self._units_fail(units_new, charges, True)
+                units_new, disk_hard, disk_soft = self._units_after(self.unit_free, charges)
             else:
+                units_new = None
                 disk_hard = local and new_dsk <= 0
                 disk_soft = local and new_dsk < self.lo_dsk
             if new_free <= 0:
@@ -502,7 +505,7 @@ class Node:
             self.f_spindles = new_sp
             self.location_score += inst.location_score + self.dsrd_loc_score(inst)
             _add_tags(self.instance_map, self.loc_excl_pairs(inst))
-            if by_units and charges:
+            if units_new is not None:
                 self.unit_free = units_new
         _add_tags(self.p_tags, inst.excl_tags)
         self.p_list_forth.insert(0, inst.idx)
@@ -515,9 +518,9 @@ class Node:
         self.util_load_forth = _util_add(self.util_load_forth, inst.util)
         self.inst_spindles_forth = isp_f
         self.f_spindles_forth = sp_f
+        if units_f is not None:
+            self.unit_free_forth = units_f
         if by_units:
-            if charges:
-                self.unit_free_forth = units_f
             self._unit_pdsk()
         return None
 
@@ -531,9 +534,10 @@ class Node:
         by_units = bool(self.storage_units)   # then the per-node totals are not consulted
         if by_units:
             charges = unit_charges(inst, self.storage_units)
-            units_f = _units_minus(self.unit_free_forth, charges) if charges else None
-            disk_f_fail = charges is None or (charges and self._units_fail(units_f, charges, True))
+            units_f, hard_f, strict_f = self._units_after(self.unit_free_forth, charges)
+            disk_f_fail = hard_f or strict_f
         else:
+            units_f = None
             disk_f_fail = dsk_f <= 0 or dsk_f < self.lo_dsk
         forth_fail = None
         if not inst.has_secondary:
@@ -559,11 +563,9 @@ class Node:
             new_rmem = max(self.r_mem, new_peem)
             new_n1 = old_mem <= new_rmem
             if by_units:
-                units_new = _units_minus(self.unit_free, charges) if charges else None
-                disk_hard = charges is None or (charges and self._units_fail(units_new, charges,
-                                                                             False))
-                disk_soft = bool(charges) and self._units_fail(units_new, charges, True)
+                units_new, disk_hard, disk_soft = self._units_after(self.unit_free, charges)
             else:
+                units_new = None
                 disk_hard = new_dsk <= 0
                 disk_soft = new_dsk < self.lo_dsk
             if not inst.has_secondary:
@@ -592,7 +594,7 @@ class Node:
             self.util_load = _util_add_dsk(self.util_load, inst.util[2])
             self.inst_spindles = new_isp
             self.f_spindles = new_sp
-            if by_units and charges:
+            if units_new is not None:
                 self.unit_free = units_new
         self.s_list_forth.insert(0, inst.idx)
         self.f_dsk_forth = dsk_f
@@ -600,9 +602,9 @@ class Node:
         self.util_load_forth = _util_add_dsk(self.util_load_forth, inst.util[2])
         self.inst_spindles_forth = isp_f
         self.f_spindles_forth = sp_f
+        if units_f is not None:
+            self.unit_free_forth = units_f
         if by_units:
-            if charges:
-                self.unit_free_forth = units_f
             self._unit_pdsk()
         return None
 

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import math
 
-from ..model.storage import metric_unit_positions
-from ..model.vocabulary import compute_pdsk, fdiv
+from ..model.storage import metric_unit_positions, unit_slot
+from ..model.vocabulary import fdiv
 
 STDDEV, SUM, MAP = "stddev", "sum", "map"
 ONLINE, OFFLINE = "online", "offline"
@@ -130,7 +130,7 @@ def map_stat(maps):
     return float(sum(merged.values()) - len(merged))
 
 
-def unit_layout(nodes):
+def online_units(nodes):
     """The metric storage units (type, key) of the online nodes, in order of
     appearance, and whether p_dsk already is the unit metric (every online
     node holds exactly one of them, the same one)."""
@@ -157,27 +157,25 @@ def unit_layout(nodes):
 def needs_unit_metric(nodes):
     """Whether the free-disk metrics of `nodes` must come from unit_metrics
     rather than from the nodes' p_dsk."""
-    ids, single = unit_layout(nodes)
+    ids, single = online_units(nodes)
     return bool(ids) and not single
 
 
-def unit_metrics(nodes):
-    """Per metric storage unit of the online nodes: (type, key, nodes holding
-    it, deviation of the free fraction now, and with forthcoming instances)."""
-    ids, _single = unit_layout(nodes)
+def unit_metrics(nodes, ids=None):
+    """Per metric storage unit of the online nodes (`ids`, else all of them):
+    (type, key, nodes holding it, deviation of the free fraction now, and
+    with forthcoming instances)."""
+    if ids is None:
+        ids = online_units(nodes)[0]
     rows = []
-    for unit_type, key in ids:
-        now, forth = [], []
+    for uid in ids:
+        fractions = []
         for node in nodes:
-            if node.offline:
-                continue
-            for pos, unit in enumerate(node.storage_units):
-                if unit.type == unit_type and unit.key == key:
-                    total = float(unit.total)
-                    now.append(compute_pdsk(node.unit_free[pos], total))
-                    forth.append(compute_pdsk(node.unit_free_forth[pos], total))
-                    break
-        rows.append((unit_type, key, len(now), pop_stddev(now), pop_stddev(forth)))
+            pos = None if node.offline else unit_slot(node.storage_units, uid)
+            if pos is not None:
+                fractions.append(node.unit_fractions(pos))
+        rows.append(uid + (len(fractions), pop_stddev([f[0] for f in fractions]),
+                           pop_stddev([f[1] for f in fractions])))
     return rows
 
 
@@ -205,8 +203,9 @@ def metric_values(nodes):
             result.append(seq_sum(column))
         else:
             result.append(map_stat(column))
-    if needs_unit_metric(nodes):
-        rows = unit_metrics(nodes)
+    ids, single = online_units(nodes)
+    if ids and not single:
+        rows = unit_metrics(nodes, ids)
         result[FREE_DISK] = _unit_average(rows, 3)
         result[FREE_DISK_FORTH] = _unit_average(rows, 4)
     return result

@@ -35,7 +35,8 @@ from ...deps import numpy as np
 from .loop import Candidate, instance_moves, search_exhaustive, victims
 from .move_rows import MoveRows, instance_profile, map_delta
 from .sparse_folds import DENSE_LIMIT, deviation_sums, sequential_sums, unique_rows
-from .unit_groups import MIXED, NO_UNITS, unit_layout, unit_position, unit_score_parts, victim_unit
+from .unit_groups import MIXED, NO_UNITS, unit_layout, unit_score_parts, victim_unit
+from ...model.storage import unit_slot
 from ...model.vocabulary import MIRROR_EXTERNAL, MIRROR_INTERNAL, NO_NODE
 from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, MOVE_KINDS,
                      REPLACE_AND_FAILOVER, REPLACE_PRIMARY, REPLACE_SECONDARY, apply_move,
@@ -139,7 +140,7 @@ class _Nodes:
         """Disk space from each node's storage unit `uid` in place of the
         per-node pool, as the scalar Node does then (unit_groups.py)."""
         objs = self.objs
-        pos = [unit_position(n, uid) for n in objs]
+        pos = [unit_slot(n.storage_units, uid) for n in objs]
 
         def unit_col(values):
             return np.array(values, dtype=np.float64)
@@ -1173,7 +1174,7 @@ def _unit_search(scorer, nd, layout, uid, regular, regular_pos, charge):
     if uid is not None:
         nd = copy.copy(nd)
         nd.use_storage_unit(uid)
-        (now, forth), scale, fixed = unit_score_parts(group, scorer.online, layout, uid)
+        (now, forth), scale, fixed = unit_score_parts(group, layout, uid)
         base = base.copy()
         base[:, FREE_DISK] = now
         base[:, FREE_DISK_FORTH] = forth

@@ -19,9 +19,8 @@ left to the exhaustive search.
 
 from __future__ import annotations
 
-from ..metrics import FREE_DISK, FREE_DISK_FORTH, METRICS, pop_stddev
-from ...model.storage import METRIC_UNIT_TYPES, unit_charges, unit_id
-from ...model.vocabulary import compute_pdsk
+from ..metrics import FREE_DISK, FREE_DISK_FORTH, METRICS, unit_metrics
+from ...model.storage import METRIC_UNIT_TYPES, unit_charges, unit_id, unit_slot
 
 NO_UNITS = "no units"      # the group's nodes report none: 3.0.2's per-node pool
 MIXED = "mixed"            # units the bulk rules cannot follow
@@ -59,36 +58,23 @@ def victim_unit(inst, node):
     return (unit_id(unit), amount)
 
 
-def unit_position(node, uid):
-    for pos, unit in enumerate(node.storage_units):
-        if unit_id(unit) == uid:
-            return pos
-    raise KeyError(uid)
-
-
 def free_fractions(nodes, uid):
     """The free fraction of unit `uid` per node: now, and with forthcoming instances."""
     now, forth = [], []
     for node in nodes:
-        pos = unit_position(node, uid)
-        total = float(node.storage_units[pos].total)
-        now.append(compute_pdsk(node.unit_free[pos], total))
-        forth.append(compute_pdsk(node.unit_free_forth[pos], total))
+        fraction, fraction_forth = node.unit_fractions(unit_slot(node.storage_units, uid))
+        now.append(fraction)
+        forth.append(fraction_forth)
     return now, forth
 
 
-def unit_score_parts(nodes, online, layout, uid):
+def unit_score_parts(nodes, layout, uid):
     """(base columns, disk weight factor, fixed part) of the search of unit `uid`:
     its free fractions for the two disk columns, 1/K, and the weighted
-    deviations of the other units."""
-    weights = {k: METRICS[k][1] for k in (FREE_DISK, FREE_DISK_FORTH)}
+    deviations of the other units (every online node holds each of them)."""
     scale = 1.0 / len(layout)
     fixed = 0.0
-    for other in layout:
-        if other == uid:
-            continue
-        now, forth = free_fractions(nodes, other)
-        fixed += weights[FREE_DISK] * scale * pop_stddev([v for v, on in zip(now, online) if on])
-        fixed += weights[FREE_DISK_FORTH] * scale * pop_stddev(
-            [v for v, on in zip(forth, online) if on])
+    for row in unit_metrics(nodes, [other for other in layout if other != uid]):
+        fixed += METRICS[FREE_DISK][1] * scale * row[3]
+        fixed += METRICS[FREE_DISK_FORTH][1] * scale * row[4]
     return free_fractions(nodes, uid), scale, fixed
