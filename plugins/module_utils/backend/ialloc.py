@@ -23,6 +23,7 @@ import json
 
 from ..errors import DataError
 from .jsonfields import JsonObject
+from .placement import check_placements
 from .rapi_json import parse_ipolicy
 from .storage_json import node_storage_units
 from ..model.node import STATIC_KVM_MEMORY, kvm_node_memory
@@ -123,6 +124,7 @@ def load_ialloc(doc, source="<iallocator>", static_kvm_memory=STATIC_KVM_MEMORY)
     data = ClusterData(groups, nodes, instances, tags, ipolicy)
     data.source = source
     resolve_disk_units(data)
+    check_placements(data, source)
     request = top.get("request", "dict", None)
     return data, request
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from ..errors import DataError
-from .parsing import LIMIT
+from .parsing import LIMIT, read_text
 
 _MISSING = object()
 
@@ -83,12 +83,8 @@ _EXPECTED = {
 
 
 def load_json_file(path):
+    text = read_text(path)
     try:
-        with open(path, "r", encoding="utf-8-sig") as handle:
-            return json.load(handle)
-    except OSError as err:
-        raise DataError("cannot read file: %s" % err.strerror, source=path)
-    except UnicodeDecodeError as err:
-        raise DataError("not UTF-8 text: %s" % err, source=path)
+        return json.loads(text)
     except ValueError as err:
         raise DataError("invalid JSON: %s" % err, source=path)

@@ -5,10 +5,19 @@
 
 from __future__ import annotations
 
+import io
+import os
 import re
+import stat
 
 from ..errors import DataError
 
+# The most an input file (data_file, util_file, mond_data, a saved RAPI
+# response) may hold: a 20 000-instance cluster takes a few MiB.
+MAX_INPUT_BYTES = 256 << 20
+_FILE_KINDS = {stat.S_IFDIR: "a directory", stat.S_IFCHR: "a character device",
+               stat.S_IFBLK: "a block device", stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket",
+               stat.S_IFLNK: "a symbolic link"}
 # The flags of the text format.
 YES_NO = ("Y", "N")
 _INT_RE = re.compile(r"\s*-?[0-9]+\Z")
@@ -18,14 +27,56 @@ _DOUBLE_RE = re.compile(r"\s*-?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|NaN|In
 
 
 def read_text(path, what="file"):
-    """A whole text file (UTF-8, a byte-order mark is dropped), or a DataError."""
+    """A whole text file (UTF-8, a byte-order mark is dropped, newlines as
+    open() reads them), or a DataError."""
+    blob = read_bytes(path, what)
     try:
-        with open(path, "r", encoding="utf-8-sig") as handle:
-            return handle.read()
+        return io.TextIOWrapper(io.BytesIO(blob), encoding="utf-8-sig").read()
     except UnicodeDecodeError as err:
         raise DataError("not UTF-8 text: %s" % err, source=path)
+
+
+def read_bytes(path, what="file"):
+    """A whole regular file of at most MAX_INPUT_BYTES, or a DataError.
+
+    Opened without blocking (a FIFO must not hang the run) and read with a
+    bound (a file growing meanwhile, or /dev/zero, must not fill the memory)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as err:
         raise DataError("cannot read %s: %s" % (what, err.strerror), source=path)
+    try:
+        problem = input_file_problem(os.fstat(fd))
+        if problem:
+            raise DataError("%s %s" % (what, problem), source=path)
+        chunks, size = [], 0
+        while size <= MAX_INPUT_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_INPUT_BYTES + 1 - size))
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            size += len(chunk)
+        raise DataError("%s %s" % (what, _too_large()), source=path)
+    except OSError as err:
+        raise DataError("cannot read %s: %s" % (what, err.strerror), source=path)
+    finally:
+        os.close(fd)
+
+
+def input_file_problem(st, directory_ok=False):
+    """Why a file of stat result `st` is no input the loaders read, or None."""
+    if stat.S_ISDIR(st.st_mode) and directory_ok:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return "is not a regular file but %s" % _FILE_KINDS.get(stat.S_IFMT(st.st_mode),
+                                                                  "a special file")
+    if st.st_size > MAX_INPUT_BYTES:
+        return _too_large()
+    return None
+
+
+def _too_large():
+    return "is larger than %d MiB, the most an input file may hold" % (MAX_INPUT_BYTES >> 20)
 
 
 def hs_lines(text):

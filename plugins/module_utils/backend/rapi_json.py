@@ -14,6 +14,7 @@ import os
 
 from ..errors import DataError
 from .jsonfields import JsonObject, load_json_file
+from .placement import check_placements
 from ..model.cluster import ClusterData
 from ..model.group import Group, IPolicy, ISpec
 from ..model.instance import Instance
@@ -169,6 +170,7 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>",
                        parse_ipolicy(policy, source, "cluster ipolicy") if policy else None)
     data.source = source
     resolve_disk_units(data)
+    check_placements(data, source)
     return data
 
 

@@ -24,6 +24,7 @@ from ..model.node import Node
 from ..model.storage import STORAGE_TYPES, StorageUnit, resolve_disk_units, unit_id
 from ..model.vocabulary import ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE, RUN_STATUSES
 from .parsing import YES_NO, FieldReader, hs_lines, parse_int_text, read_text, sep_split
+from .placement import check_placements
 
 
 def split_sections(text):
@@ -53,6 +54,7 @@ def load_text(text, source="<text>"):
     if len(sections) > 4:
         _parse_policies(sections[4], data, source)
     resolve_disk_units(data)
+    check_placements(data, source)
     return data
 
 

@@ -14,6 +14,7 @@ import os
 from urllib.parse import urlsplit
 
 from ..backend.detect import load_data_file
+from ..backend.parsing import input_file_problem
 from ..errors import HtoolsError
 from .luxi import DEFAULT_SOCKET, LuxiClient
 from .snapshot import Snapshot
@@ -31,8 +32,14 @@ ENV = {
 }
 
 
+# The options naming an input that may be a directory: a directory of saved
+# RAPI responses, a directory of CA certificates.
+_DIRECTORY_INPUTS = ("data_file", "ca_path")
+
+
 def unreadable(params, option):
-    """Why the path in option `option` cannot be read, or None."""
+    """Why the path in option `option` cannot be read, or None: it must be a
+    regular file (or directory, for some options) of a bounded size."""
     path = params.get(option)
     if path is None:
         return None
@@ -40,6 +47,9 @@ def unreadable(params, option):
         return "%s: %s does not exist" % (option, path)
     if not os.access(path, os.R_OK):
         return "%s: %s is not readable" % (option, path)
+    problem = input_file_problem(os.stat(path), directory_ok=option in _DIRECTORY_INPUTS)
+    if problem:
+        return "%s: %s %s" % (option, path, problem)
     return None
 
 

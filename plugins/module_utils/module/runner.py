@@ -11,10 +11,9 @@ mode stop there → lock the cluster → re-read and re-check → execute → re
 
 from __future__ import annotations
 
-import os
-import tempfile
-
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+# the arguments as passed, to tell an explicit `plan: null` from no plan
+from ansible.module_utils.basic import _load_params
 from ansible.module_utils.common.text.converters import to_native
 
 from .. import deps
@@ -31,8 +30,12 @@ from ..live.source import (client_from_params, live_kind, read_cluster, unreadab
 from ..report.diff import placement_diff
 from ..report.html import render_plan_html
 from .argspecs import CHECKED_OPTIONS
+from .outputs import SAVE_STATE_SUFFIXES, output_problem, resolve, write_atomically
+from .plan_rules import check_plan_cluster, plan_request_problem
 
 _PATH_OPTIONS = ("data_file", "util_file", "mond_data")
+# Where the cluster is read from: one of them at most.
+SOURCE_OPTIONS = ("data_file", "luxi_socket", "rapi_url")
 
 
 class HtoolsModule:
@@ -42,7 +45,10 @@ class HtoolsModule:
         self.ansible = AnsibleModule(argument_spec=argument_spec, supports_check_mode=True,
                                      **module_options)
         self.params = self.ansible.params
+        # the options the task (or module_defaults) passed, even as null
+        self.given = frozenset(_load_params())
         self._refuse_url_credentials()
+        self._refuse_two_sources()
         # requests only for RAPI: a play on the master over LUXI needs numpy alone
         over_rapi = live_kind(self.params) in ("rapi", None)
         self._require(tuple(needs) + (("requests",) if over_rapi else ()))
@@ -53,7 +59,8 @@ class HtoolsModule:
                                   self.params.get("priority"))
         except HtoolsError as err:
             self.fail(err)
-        for option in _PATH_OPTIONS:
+        inputs = _PATH_OPTIONS + (("ca_path",) if live_kind(self.params) == "rapi" else ())
+        for option in inputs:
             problem = unreadable(self.params, option)
             if problem:
                 self.fail(problem)
@@ -71,6 +78,15 @@ class HtoolsModule:
             self.ansible.no_log_values.update(secrets)
             self.fail("rapi_url must not contain credentials; give them as rapi_user and "
                       "rapi_password (or GANETI_RAPI_USER and GANETI_RAPI_PASSWORD)")
+
+    def _refuse_two_sources(self):
+        # Only one source is read: the others would be ignored without a word.
+        # GANETI_RAPI_URL from the environment is a default, not a choice: data_file
+        # and luxi_socket take precedence over it.
+        sources = [o for o in SOURCE_OPTIONS if o in self.given and self.params.get(o)]
+        if len(sources) > 1:
+            self.fail("%s are given: give only one of data_file, luxi_socket and rapi_url, "
+                      "the one the cluster is read from" % " and ".join(sources))
 
     def _require(self, names):
         for name, trace in deps.missing(names):
@@ -117,13 +133,15 @@ class HtoolsModule:
             self.fail("Executing the %s plan needs a live cluster, reached over LUXI on the "
                       "master (luxi_socket) or over RAPI (rapi_url); with data_file the plan can only be computed in check mode (--check or "
                       "check_mode: true)" % planner.kind)
+        self._check_outputs()
+        given = self._check_plan_request(planner)
         data, snapshot, client = self._read()
         state = snapshot.state() if snapshot is not None else model_state(data)
         cluster = snapshot.info.get("name") if snapshot is not None else None
         self._progress = None
         try:
-            if params.get("plan"):
-                result = self._given_plan(planner, data, state, cluster, client)
+            if given is not None:
+                result = self._given_plan(planner, given, data, state, cluster, client)
             else:
                 result = self._fresh_plan(planner, data, state, cluster,
                                           {k: params[k] for k in planner.options},
@@ -153,9 +171,40 @@ class HtoolsModule:
                          signing_key=self.params.get("plan_signing_key"))
         return self._result(plan, **extra)
 
-    def _given_plan(self, planner, data, state, cluster, client):
-        given = check_plan(self.params["plan"], planner.kind, planner.module,
-                           signing_key=self.params.get("plan_signing_key"))
+    def _check_outputs(self):
+        """Resolve report_file and save_state once, and refuse any that would
+        overwrite an input of this run or each other, before anything is read."""
+        outputs = []
+        for option in ("save_state", "report_file"):
+            if self.params.get(option):
+                self.params[option] = resolve(self.params[option])
+        if self.params.get("save_state"):
+            outputs += [("save_state", self.params["save_state"] + suffix)
+                        for suffix in SAVE_STATE_SUFFIXES]
+        if self.params.get("report_file"):
+            outputs.append(("report_file", self.params["report_file"]))
+        for pos, (option, path) in enumerate(outputs):
+            problem = output_problem(option, path, self.params, outputs[:pos])
+            if problem:
+                self.fail(problem + "; nothing was computed or executed")
+
+    def _check_plan_request(self, planner):
+        """The plan given back, checked (None: compute one); fails, before anything
+        is read, on every way an unreviewed plan could run instead."""
+        problem = plan_request_problem(planner, self.params, self.given,
+                                       self.ansible.check_mode)
+        if problem:
+            self.fail(problem)
+        if not self.params.get("plan"):
+            return None
+        try:
+            return check_plan(self.params["plan"], planner.kind, planner.module,
+                              signing_key=self.params.get("plan_signing_key"))
+        except HtoolsError as err:
+            self.fail(err)
+
+    def _given_plan(self, planner, given, data, state, cluster, client):
+        check_plan_cluster(given, cluster)
         if fingerprint(state) == given["fingerprint"]:
             return self._result(given, replanned=False)
         done, unexplained = progress(given, state)
@@ -172,22 +221,12 @@ class HtoolsModule:
                                 replanned=True, drift=changes)
 
     def _write_report(self, path, result):
-        """The plan's HTML page at `path`, replaced atomically (a local artefact:
-        written in check mode too, and `changed` stays as it is)."""
-        page = render_plan_html(result).encode("utf-8")
-        fd, tmp = None, None
+        """The plan's HTML page at `path` (resolved by _check_outputs), replaced
+        atomically (a local artefact: written in check mode too, and `changed`
+        stays as it is)."""
         try:
-            fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp",
-                                       dir=os.path.dirname(os.path.abspath(path)))
-            with os.fdopen(fd, "wb") as handle:
-                fd = None
-                handle.write(page)
-            self.ansible.atomic_move(tmp, path)
+            write_atomically(path, render_plan_html(result).encode("utf-8"))
         except OSError as err:
-            if fd is not None:
-                os.close(fd)
-            if tmp and os.path.exists(tmp):
-                os.unlink(tmp)
             self.fail("cannot write report_file %s: %s; nothing was executed"
                       % (path, to_native(err.strerror or err)), **result)
         result["report_file"] = path

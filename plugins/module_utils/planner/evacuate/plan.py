@@ -58,6 +58,7 @@ import json
 
 from ...backend.ialloc import load_ialloc, load_ialloc_text
 from ...backend.prepare import prepare
+from ...errors import HtoolsError
 from ...report.usage import usage_state
 from ..base import Planner
 from ..metrics import cluster_score
@@ -279,9 +280,21 @@ def iallocator_text(request_doc, **options):
     return json.dumps(iallocator_result(request_doc, **options), separators=(",", ":"))
 
 
+# What an IAllocator request file says itself, and options must not contradict.
+_REQUEST_OPTIONS = (("nodes", []), ("instances", []), ("target_groups", []), ("mode", "all"))
+
+
 def _compute(data, opts, save_state=None):
     del save_state          # nothing to save: hail has no -S state files here
-    if not (opts.get("nodes") or opts.get("instances")) and data.request is not None:
+    if data.request is not None:
+        conflicts = [name for name, unset in _REQUEST_OPTIONS
+                     if opts.get(name) not in (None, unset)]
+        if conflicts:
+            raise HtoolsError(
+                "data_file %s is an IAllocator request (%s), which says itself what to plan: "
+                "%s would be ignored. Leave them out to answer the request as hail does, or "
+                "give cluster data (htools text, saved RAPI responses) to plan them"
+                % (data.source, data.request.get("type"), ", ".join(conflicts)))
         # an IAllocator request file: answer its request, as hail would
         return evacuate(data, dict(opts, request=data.request))
     return evacuate(data, opts)
