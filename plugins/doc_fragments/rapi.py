@@ -30,7 +30,19 @@ options:
       - A bare host name means C(https://HOST:5080).
       - Used when the module reads a live cluster (without C(data_file), where it has that option).
       - If not set, the value of the E(GANETI_RAPI_URL) environment variable is used.
+      - Credentials in the URL are refused, as user information (C(user:password@host))
+        and in a query string (C(?password=...)); their values are masked in all output.
+        A RAPI URL has no query string or fragment at all.
+      - An C(http://) URL is refused when credentials are set (O(rapi_user),
+        O(rapi_password) or their environment variables), unless O(rapi_allow_plain_http=true).
     type: str
+  rapi_allow_plain_http:
+    description:
+      - Accept an C(http://) O(rapi_url) with credentials, which are then sent in clear
+        text (HTTP basic authentication) to whoever is on the path.
+      - Only for a RAPI behind a trusted local relay; Ganeti's own RAPI speaks HTTPS only.
+    type: bool
+    default: false
   rapi_user:
     description:
       - RAPI user name (HTTP basic authentication).
@@ -69,15 +81,18 @@ options:
     default: false
   timeout:
     description:
-      - Timeout in seconds of each RAPI request or LUXI call.
+      - Timeout in seconds of each RAPI or LUXI call, the most a call may take in all.
+      - Over RAPI a read that fails to connect or gets HTTP 502, 503 or 504 is retried
+        up to 4 times with a growing pause, but only within this bound; the error then
+        says how many attempts were made and how long was waited.
     type: float
     default: 60
 notes:
   - Two ways to reach a cluster. On the master node, through LUXI (O(luxi_socket),
     or nothing at all there), reading the same data as C(hbal -L). From anywhere, through
     RAPI (O(rapi_url) and a RAPI user).
-  - Over RAPI, reads are retried with backoff; job submissions are never retried
-    blindly, over RAPI or LUXI (a job whose answer was lost is looked up by its reason).
+  - Over RAPI, reads are retried with backoff within O(timeout); job submissions are never
+    retried blindly, over RAPI or LUXI (a job whose answer was lost is looked up by its reason).
   - These options suit an AWX/Tower custom credential type that injects the
     E(GANETI_RAPI_*) environment variables, and C(module_defaults) with the
     action group C(group/ganeti.htools.ganeti).

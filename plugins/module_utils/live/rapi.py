@@ -116,6 +116,9 @@ RAPI_PORT = 5080
 def rapi_base_url(url):
     """`url` with https:// when it names no scheme, and RAPI's port when it names
     none either: `host`, `host:5080` and `https://host:5080/` are the same cluster."""
+    if "?" in url or "#" in url:
+        # it would be sent with every request path; never echoed: it may hold a password
+        raise HtoolsError("rapi_url must not have a query string or fragment")
     if "://" not in url:
         url = "https://" + url
         try:
@@ -137,14 +140,17 @@ class RapiClient:
     ops_per_job = 1
 
     def __init__(self, url, user=None, password=None, validate_certs=True, ca_path=None,
-                 timeout=60.0, retries=4, backoff=0.5, session=None, sleep=time.sleep):
+                 timeout=60.0, retries=4, backoff=0.5, session=None, sleep=time.sleep,
+                 clock=time.monotonic):
         if session is None and deps.requests is None:
             raise HtoolsError("the requests Python package is required to talk to RAPI")
         self.url = rapi_base_url(url)
+        # the bound of one call, its retries included: what the operator waits at most
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
         self.sleep = sleep
+        self.clock = clock
         self.session = session or deps.requests.Session()
         if user is not None:
             self.session.auth = (user, password or "")
@@ -163,14 +169,15 @@ class RapiClient:
         return self.url
 
     # -- transport ---------------------------------------------------------
-    def _request(self, method, path, query=None, body=None):
+    def _request(self, method, path, query=None, body=None, timeout=None):
         data = None if body is None else json.dumps(body)
+        timeout = self.timeout if timeout is None else timeout
         try:
             response = self.session.request(method, self.url + path, params=query, data=data,
-                                            timeout=self.timeout, verify=self.verify)
+                                            timeout=timeout, verify=self.verify)
         except deps.requests.exceptions.Timeout as err:
             raise RapiTimeout("%s %s: no answer within %ss (%s)"
-                              % (method, path, self.timeout, err.__class__.__name__))
+                              % (method, path, _seconds(timeout), err.__class__.__name__))
         except deps.requests.exceptions.SSLError as err:
             if _certificate_refused(err):
                 raise RapiCertificateError(
@@ -192,17 +199,24 @@ class RapiClient:
         raise _http_error(method, path, response)
 
     def get(self, path, query=None, body=None):
-        """An idempotent read, retried on connection problems and 502/503/504."""
-        attempt = 0
+        """An idempotent read, retried on connection problems and 502/503/504 with
+        jittered backoff, at most `retries` times and only while `timeout`, which
+        bounds the whole call, leaves time for another attempt."""
+        start = self.clock()
+        attempts = 0
         while True:
+            left = self.timeout - (self.clock() - start)
+            attempts += 1
             try:
-                return self._request("GET", path, query, body)
+                return self._request("GET", path, query, body, timeout=max(left, 0.001))
             except (RapiUnreachable, RapiTimeout, RapiServerError) as err:
                 retryable = not isinstance(err, RapiServerError) or err.status in RETRY_STATUSES
-                if not retryable or attempt >= self.retries or isinstance(err, RapiCertificateError):
-                    raise
-                attempt += 1
-                self.sleep(self.backoff * (2 ** (attempt - 1)) * (0.5 + random.random()))
+                pause = self.backoff * (2 ** (attempts - 1)) * (0.5 + random.random())
+                left = self.timeout - (self.clock() - start)
+                if not retryable or attempts > self.retries or pause >= left \
+                        or isinstance(err, RapiCertificateError):
+                    raise _gave_up(err, attempts, self.clock() - start, self.timeout)
+                self.sleep(pause)
 
     def submit(self, method, path, body=None, query=None, reason=None):
         """Submit a job once; returns its id.  `reason` must be unique per submission:
@@ -358,6 +372,18 @@ class RapiClient:
         if job.get("status") != "success":
             raise JobFailed(job_id, job)
         return job
+
+
+def _seconds(value):
+    return ("%.1f" % value).rstrip("0").rstrip(".")
+
+
+def _gave_up(err, attempts, waited, timeout):
+    """`err` saying how many attempts were made, and how long was waited in all."""
+    return err.__class__("%s; gave up after %d attempt%s in %ss (timeout %ss bounds each call, "
+                         "its retries included)"
+                         % (err, attempts, "" if attempts == 1 else "s", _seconds(waited),
+                            _seconds(timeout)), status=err.status, explain=err.explain)
 
 
 def _job_id(value, method, path):

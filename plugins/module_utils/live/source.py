@@ -11,7 +11,7 @@ option or GANETI_RAPI_URL); else, on a Ganeti master, its default LUXI socket
 from __future__ import annotations
 
 import os
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from ..backend.detect import load_data_file
 from ..backend.parsing import input_file_problem
@@ -54,15 +54,37 @@ def unreadable(params, option):
 
 
 def url_credentials(url):
-    """The user information embedded in a URL (user:password@host), as secrets to mask."""
-    if not url or "@" not in url:
+    """What a URL may carry of credentials, as secrets to mask: its user information
+    (user:password@host), and its query and fragment (?password=...), which a
+    RAPI base URL never has."""
+    if not url or not any(c in url for c in "@?#"):
         return []
     try:
         parts = urlsplit(url if "://" in url else "https://" + url)
     except ValueError:
         return [url]
-    secrets = [s for s in (parts.password, parts.netloc.rpartition("@")[0]) if s]
-    return secrets if "@" in parts.netloc else []
+    secrets = [s for s in (parts.password, parts.netloc.rpartition("@")[0]) if s] \
+        if "@" in parts.netloc else []
+    for extra in (parts.query, parts.fragment):
+        if extra:
+            secrets += [v for pair in parse_qsl(extra, keep_blank_values=True) for v in pair if v]
+            secrets.append(extra)
+    if not secrets and (parts.query or parts.fragment or url.endswith(("?", "#"))):
+        secrets.append(url)
+    return secrets
+
+
+def plain_http_problem(params):
+    """Why credentials must not go to this rapi_url in clear text, or None."""
+    url = params.get("rapi_url") or ""
+    credentials = params.get("rapi_user") or params.get("rapi_password")
+    if not credentials or params.get("rapi_allow_plain_http") or \
+            not url.strip().lower().startswith("http://"):
+        return None
+    return ("rapi_url is plain http:// and RAPI credentials are set (rapi_user/rapi_password or "
+            "%s/%s): they would cross the network in clear text. Use https:// (Ganeti's RAPI "
+            "speaks HTTPS only), or set rapi_allow_plain_http: true for a trusted local relay; "
+            "nothing was sent" % (ENV["rapi_user"], ENV["rapi_password"]))
 
 
 def live_kind(params, exists=os.path.exists):
@@ -89,6 +111,9 @@ def client_from_params(params, audit=None, exists=os.path.exists):
     if url_credentials(params.get("rapi_url")):
         raise HtoolsError("rapi_url must not contain credentials; give them as rapi_user and "
                           "rapi_password")
+    problem = plain_http_problem(params)
+    if problem:
+        raise HtoolsError(problem)
     if kind is None:
         raise HtoolsError("no cluster given: set data_file, luxi_socket (on the master), or "
                           "rapi_url (or the %s environment variable); %s does not exist here, "

@@ -22,6 +22,7 @@ from ..planner.roller.options import ROLLER_OPTIONS
 
 RAPI_OPTIONS = (
     Option("validate_certs", "bool", True),
+    Option("rapi_allow_plain_http", "bool", False),
     Option("rapi_storage_units", "bool", False),
     Option("timeout", "float", 60.0, minimum=0.1),
 )

@@ -25,8 +25,8 @@ from ..live.lock import ClusterLock
 from ..live.plans import check_plan, make_plan, plan_report, plan_result, plan_state
 from ..live.resume import progress
 from ..live.snapshot import Snapshot, drift, fingerprint, model_state
-from ..live.source import (client_from_params, live_kind, read_cluster, unreadable,
-                           url_credentials)
+from ..live.source import (client_from_params, live_kind, plain_http_problem, read_cluster,
+                           unreadable, url_credentials)
 from ..report.diff import placement_diff
 from ..report.html import render_plan_html
 from .argspecs import CHECKED_OPTIONS
@@ -76,8 +76,13 @@ class HtoolsModule:
         secrets = url_credentials(self.params.get("rapi_url"))
         if secrets:
             self.ansible.no_log_values.update(secrets)
-            self.fail("rapi_url must not contain credentials; give them as rapi_user and "
-                      "rapi_password (or GANETI_RAPI_USER and GANETI_RAPI_PASSWORD)")
+            self.fail("rapi_url must not contain credentials, nor any query string or fragment; "
+                      "give them as rapi_user and rapi_password (or GANETI_RAPI_USER and "
+                      "GANETI_RAPI_PASSWORD)")
+        if live_kind(self.params) == "rapi":
+            problem = plain_http_problem(self.params)
+            if problem:
+                self.fail(problem)
 
     def _refuse_two_sources(self):
         # Only one source is read: the others would be ignored without a word.

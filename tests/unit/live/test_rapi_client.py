@@ -164,3 +164,54 @@ def test_the_audit_names_the_run_in_the_reason_and_sets_the_priority():
     # a tag job has no body for RAPI to take a priority from
     assert tag["data"] is None and tag["params"]["reason"].startswith(
         "ganeti.htools:p1:lock-take:1 (ganeti.htools.ganeti_balance")
+
+
+class _Clock:
+    """A clock that the stubbed session and the backoff move forward."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.now += seconds
+
+
+def test_timeout_bounds_a_read_with_its_retries_and_the_error_says_so():
+    clock = _Clock()
+
+    class SlowSession(ScriptedSession):
+        timeouts = []
+
+        def request(self, method, url, params=None, data=None, timeout=None, verify=None):
+            self.timeouts.append(timeout)
+            clock.now += timeout                # each attempt waits all it is given
+            return super().request(method, url, params, data, timeout, verify)
+
+    session = SlowSession([requests.exceptions.ConnectionError("refused")] * 10)
+    cli = rapi.RapiClient("https://cluster.example.com:5080", session=session, timeout=5.0,
+                          sleep=clock.sleep, clock=clock)
+    with pytest.raises(rapi.RapiUnreachable) as err:
+        cli.info()
+    assert clock.now <= 5.0 + 1e-9
+    assert session.timeouts == [5.0]
+    assert "gave up after 1 attempt in 5s (timeout 5s" in str(err.value)
+
+
+def test_quick_failures_are_retried_within_the_timeout_and_counted():
+    clock = _Clock()
+    cli, session = client([requests.exceptions.ConnectionError("refused")] * 10,
+                          timeout=60.0, sleep=clock.sleep, clock=clock)
+    with pytest.raises(rapi.RapiUnreachable) as err:
+        cli.info()
+    assert len(session.calls) == 5                     # the first try and 4 retries
+    assert "gave up after 5 attempts in" in str(err.value)
+    assert clock.now < 60.0
+
+
+def test_a_query_string_in_the_url_is_refused_and_not_echoed():
+    with pytest.raises(rapi.HtoolsError) as err:
+        rapi.RapiClient("https://cluster:5080/?password=S3cr3t", session=ScriptedSession([]))
+    assert "S3cr3t" not in str(err.value)
