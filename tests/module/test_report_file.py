@@ -5,6 +5,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import shutil
+
 import pytest
 
 from kit.ansible_cli import run_playbook, run_with
@@ -93,3 +97,90 @@ def test_the_filter_renders_the_same_page_as_report_file(tmp_path):
     assert files['from_result'].read_text(encoding='utf-8') == written
     assert files['from_plan'].read_text(encoding='utf-8') == written
     assert 'plan_report_html: expected the result of ganeti_balance' in output
+
+
+# -- report_file never overwrites an input, and leaves nothing behind (issue 23, item 3)
+
+def _sha256(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def data_copy(tmp_path):
+    path = tmp_path / 'cluster.data'
+    shutil.copy(EXAMPLE, path)
+    return path
+
+
+@pytest.mark.parametrize('link', ['same', 'symlink', 'hardlink', 'dotted'])
+def test_report_file_naming_the_data_file_is_refused(tmp_path, data_copy, link):
+    target = {'same': data_copy, 'symlink': tmp_path / 'report.html',
+              'hardlink': tmp_path / 'hard.html',
+              'dotted': tmp_path / '.' / 'sub' / '..' / 'cluster.data'}[link]
+    (tmp_path / 'sub').mkdir()
+    if link == 'symlink':
+        target.symlink_to(data_copy)
+    elif link == 'hardlink':
+        os.link(data_copy, target)
+    before = _sha256(data_copy)
+    found, result, output = run_with(tmp_path, 'ganeti.htools.ganeti_balance',
+                                     dict(data_file=str(data_copy), report_file=str(target)),
+                                     '--check')
+    assert found == 'FAILED!', output
+    assert 'is the data_file of this run' in result['msg']
+    assert 'nothing was computed or executed' in result['msg']
+    assert _sha256(data_copy) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ['cluster.data', 'sub'] + ([target.name] if link in ('symlink', 'hardlink') else []))
+
+
+def test_report_file_naming_another_input_or_output_is_refused(tmp_path, data_copy):
+    util = tmp_path / 'util.txt'
+    util.write_text('web01.example.com 1 1 1 1\n')
+    cases = [(dict(util_file=str(util), report_file=str(util)), 'is the util_file of this run'),
+             (dict(save_state=str(tmp_path / 'st'), report_file=str(tmp_path / 'st.balanced')),
+              'is the save_state'),
+             (dict(data_file=str(tmp_path / 'c.original'), save_state=str(tmp_path / 'c')),
+              'is the data_file of this run')]
+    shutil.copy(EXAMPLE, tmp_path / 'c.original')
+    for params, message in cases:
+        found, result, output = run_with(tmp_path, 'ganeti.htools.ganeti_balance',
+                                         dict(dict(data_file=str(data_copy)), **params),
+                                         '--check')
+        assert found == 'FAILED!', output
+        assert message in result['msg'], result['msg']
+    assert util.read_text() == 'web01.example.com 1 1 1 1\n'
+    assert not (tmp_path / 'st.original').exists()
+
+
+def test_a_directory_as_report_file_is_refused_without_a_stray_file(tmp_path):
+    found, result, output = run_with(tmp_path, 'ganeti.htools.ganeti_rolling_reboot',
+                                     dict(data_file=EXAMPLE, report_file=str(tmp_path)),
+                                     '--check')
+    assert found == 'FAILED!', output
+    assert result['msg'] == ('report_file %s is a directory; give the path of a file; nothing '
+                             'was computed or executed' % tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_relative_report_file_is_resolved_once_against_the_working_directory(tmp_path):
+    # run_with starts ansible in tmp_path: with the local connection the module runs there
+    found, result, output = run_with(tmp_path, 'ganeti.htools.ganeti_balance',
+                                     dict(data_file=EXAMPLE, report_file='plan.html'), '--check')
+    assert found == 'CHANGED', output
+    assert result['report_file'] == str(tmp_path / 'plan.html')
+    assert (tmp_path / 'plan.html').read_text(encoding='utf-8').startswith('<!DOCTYPE html>')
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert (tmp_path / 'plan.html').stat().st_mode & 0o777 == 0o666 & ~mask
+    assert [p.name for p in tmp_path.iterdir()] == ['plan.html']
+
+
+def test_nothing_is_written_when_the_run_is_refused_early(tmp_path):
+    path = tmp_path / 'plan.html'
+    found, result, output = run_with(tmp_path, 'ganeti.htools.ganeti_balance',
+                                     dict(data_file=EXAMPLE, report_file=str(path), plan={}),
+                                     '--check')
+    assert found == 'FAILED!', output
+    assert 'plan is given but empty' in result['msg']
+    assert list(tmp_path.iterdir()) == []

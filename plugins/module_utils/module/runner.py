@@ -134,12 +134,12 @@ class HtoolsModule:
     def run_plan(self, planner):
         """Plan (or take the plan given back), then execute it unless in check mode."""
         params = self.params
+        self._check_outputs()
+        given = self._check_plan_request(planner)
         if planner.executes and params["data_file"] and not self.ansible.check_mode:
             self.fail("Executing the %s plan needs a live cluster, reached over LUXI on the "
                       "master (luxi_socket) or over RAPI (rapi_url); with data_file the plan can only be computed in check mode (--check or "
                       "check_mode: true)" % planner.kind)
-        self._check_outputs()
-        given = self._check_plan_request(planner)
         data, snapshot, client = self._read()
         state = snapshot.state() if snapshot is not None else model_state(data)
         cluster = snapshot.info.get("name") if snapshot is not None else None
