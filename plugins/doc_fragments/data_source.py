@@ -32,6 +32,13 @@ options:
       - Without O(data_file), the module reads the live cluster, over LUXI on
         the master (O(luxi_socket), or the master's default socket) or over RAPI
         (O(rapi_url)).
+      - Refused together with O(luxi_socket) or O(rapi_url) (only one source is read);
+        E(GANETI_RAPI_URL) in the environment is a default that O(data_file) overrides.
+      - Input files (this one, C(util_file), C(mond_data), the files of a directory of
+        saved RAPI responses) must be regular files of at most 256 MiB; a device, a
+        FIFO or a larger file is refused before it is read.
+      - A DRBD instance without a secondary node, or with its primary as secondary,
+        and duplicate node or instance names are refused, naming them.
     type: path
 notes:
   - The cluster data is read on the host that runs the module - the Ansible

@@ -19,7 +19,13 @@ options:
         per step as a line, the moves in a table grouped by jobset or wave, warnings
         and N+1 failures highlighted. Inline CSS and SVG, no script, no external URL.
       - The path is on the host where the module runs. The file is replaced
-        atomically; its directory must exist.
+        atomically; its directory must exist. A new file gets mode C(0666) less the
+        umask, an existing one keeps its mode.
+      - A relative path is taken from the module's working directory (with the local
+        connection, the directory C(ansible) was started in) and returned resolved.
+      - Refused before anything is read when it is a directory or a special file, or
+        names an input of the run (C(data_file), C(util_file), C(mond_data), C(ca_path),
+        C(luxi_socket), also through a symbolic or hard link) or C(save_state)'s files.
       - It is a local report, not a cluster change - written in check mode too, and
         before anything is executed (a plan given back as O(plan) gets its report
         too). It does not make the task C(changed).

@@ -87,6 +87,8 @@ options:
         says how many attempts were made and how long was waited.
     type: float
     default: 60
+requirements:
+  - requests (Python library, on the host that runs the module; only to reach a cluster over RAPI)
 notes:
   - Two ways to reach a cluster. On the master node, through LUXI (O(luxi_socket),
     or nothing at all there), reading the same data as C(hbal -L). From anywhere, through

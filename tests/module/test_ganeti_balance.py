@@ -171,5 +171,8 @@ def test_balance_playbook_prints_the_plan(tmp_path):
     assert end in stdout
     assert re.search(r"'group default: score \d+\.\d{8} -> \d+\.\d{8}, %d moves in \d+ jobsets'"
                      % len(steps), stdout), stdout      # the summary
-    assert 'Jobset 1 ' in stdout
+    # singular for one move, and "in parallel" only where there is more than one
+    assert 'Jobset 1 (1 move):' in stdout
+    assert re.search(r'Jobset \d+ \(2 moves, run in parallel\):', stdout)
+    assert '(1 moves' not in stdout and '1 move, run in parallel' not in stdout
     assert 'Traceback' not in output

@@ -97,10 +97,11 @@ def _scores(result, kind):
 
 
 def _group_label(kind, number, size):
-    moves = "%d move%s" % (size, "" if size == 1 else "s")
+    if size == 1:           # one move runs alone: nothing in parallel
+        return "jobset %d: 1 move" % number
     if kind == EVACUATE:
-        return "jobset %d: %s, independent instances, run in parallel" % (number, moves)
-    return "jobset %d: %s%s" % (number, moves, ", run in parallel" if size > 1 else "")
+        return "jobset %d: %d moves, independent instances, run in parallel" % (number, size)
+    return "jobset %d: %d moves, run in parallel" % (number, size)
 
 
 def _move_groups(result, kind):

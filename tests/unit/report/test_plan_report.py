@@ -193,3 +193,23 @@ def test_what_is_not_a_plan_is_refused(value):
 ])
 def test_usage_axes_end_on_round_ticks(values, unit, top, step):
     assert svg.axis(values, unit) == (top, step)
+
+
+ONE_MOVE_CLUSTER = '\n'.join([
+    'g1|uuid-g1|preferred|', '',
+    'n1|32768|1024|29000|200000|190000|16|M|uuid-g1|1|',
+    'n2|32768|1024|29000|200000|190000|16|N|uuid-g1|1|',
+    'n3|32768|1024|29000|200000|190000|16|N|uuid-g1|1|', '',
+    'd0|512|1024|1|running|Y|n2|n3|drbd||1', '', '']) + '\n'
+
+
+def test_jobset_labels_say_in_parallel_only_of_several_moves(balance, tmp_path):
+    path = tmp_path / 'one.data'
+    path.write_text(ONE_MOVE_CLUSTER)
+    data, _fmt = load_data_file(str(path))
+    single = evacuate(data, {'nodes': ['n2'], 'mode': 'primary-only'})
+    assert single['jobsets'] == [[1]]
+    labels = {len(g['moves']): g['label']
+              for result in (balance, single) for g in plan_view(result)['groups']}
+    assert labels[1].endswith(': 1 move')
+    assert labels[2].endswith(': 2 moves, run in parallel')
