@@ -18,12 +18,12 @@ options:
       - The module executes exactly this plan, provided the live cluster is still in
         the state the plan was computed from; otherwise it fails and lists what changed.
       - The plan runs with the options it was computed with. A planning option given
-        beside it (an algorithm option, O(group), the evacuation targets...) must equal
+        beside it (an algorithm option, C(group), the evacuation targets...) must equal
         the plan's own value, and C(save_state) cannot be given; otherwise the module
         fails before reading anything, rather than ignore them.
-      - A given but empty value (C({}), or C(null) from an unset variable) is refused:
+      - "A given but empty value (C({}), or C(null) from an unset variable) is refused:
         it is no plan, and no plan is computed instead. To compute a plan, leave the
-        option out (C(plan: "{{ approved | default(omit) }}")).
+        option out (C(plan: \"{{ approved | default(omit) }}\"))."
       - A plan computed on another cluster (its C(cluster) name) is refused.
       - "The approval guarantee: a plan carries digests of everything that drives
         its execution (moves and their opcodes, jobsets, options, the cluster state)

@@ -68,8 +68,8 @@ def input_file_problem(st, directory_ok=False):
     if stat.S_ISDIR(st.st_mode) and directory_ok:
         return None
     if not stat.S_ISREG(st.st_mode):
-        return "is not a regular file but %s" % _FILE_KINDS.get(stat.S_IFMT(st.st_mode),
-                                                                  "a special file")
+        kind = _FILE_KINDS.get(stat.S_IFMT(st.st_mode), "a special file")
+        return "is not a regular file but %s" % kind
     if st.st_size > MAX_INPUT_BYTES:
         return _too_large()
     return None
