@@ -57,27 +57,36 @@ def select_instances(instances, nodes=None, ignore_nodes=()):
 
 
 def query_disks(client, names, timeout=300.0):
-    """{instance: Ganeti's instance data (OpInstanceQueryData)} for `names`,
-    all queries submitted first, then awaited."""
+    """({instance: Ganeti's instance data (OpInstanceQueryData)}, {instance: why
+    Ganeti could not tell}) for `names`: all queries submitted first, then
+    awaited.  A query Ganeti fails (a node that does not answer yet) leaves
+    its instances unknown, not the others."""
     if not names:
-        return {}
+        return {}, {}
     jobs = client.query_instance_data(list(names), reason=_reason("query"))
-    found = {}
-    for job_id in jobs:
+    found, errors = {}, {}
+    for asked, job_id in jobs:
         try:
             job = client.wait_job(job_id, timeout=timeout)
         except HtoolsError as err:
-            raise HtoolsError("the disk status of %s could not be read (job %s): %s"
-                              % (", ".join(names), job_id, err))
+            errors.update((name, "job %s: %s" % (job_id, err)) for name in asked)
+            continue
         result = (job.get("opresult") or [None])[0]
         if not isinstance(result, dict):
             raise HtoolsError("disk status (job %s): unexpected job result %r"
                               % (job_id, result))
         found.update(result)
-    missing = sorted(set(names) - set(found))
+    missing = sorted(set(names) - set(found) - set(errors))
     if missing:
         raise HtoolsError("disk status: Ganeti did not report %s" % ", ".join(missing))
-    return found
+    return found, errors
+
+
+def unknown_states(errors):
+    """One state per instance whose disks Ganeti could not report."""
+    return [{"instance": name, "disk": None, "label": "disks", "node": None, "role": None,
+             "state": "unknown (%s)" % errors[name], "in_sync": False, "sync_percent": None,
+             "eta": None} for name in sorted(errors)]
 
 
 def disk_states(data):
@@ -128,6 +137,8 @@ def _side_state(status, name, label):
 
 def describe_state(state):
     """'drbd3 disk 0 on node3 (secondary): resyncing 45.2% (about 30s left)'."""
+    if state["node"] is None:
+        return "%s %s: %s" % (state["instance"], state["label"], state["state"])
     text = "%s %s on %s (%s): %s" % (state["instance"], state["label"], state["node"],
                                       state["role"], state["state"])
     if state["state"] == "resyncing":
@@ -140,8 +151,8 @@ def describe_state(state):
 def needs_reattach(states):
     """Instances with a device not set up or not connected: what activate-disks
     repairs (a resync runs by itself; it is left alone)."""
-    return sorted({s["instance"] for s in states
-                   if not s["in_sync"] and s["state"] != "resyncing"})
+    return sorted({s["instance"] for s in states if not s["in_sync"] and s["node"] is not None
+                   and s["state"] != "resyncing"})
 
 
 def reattach(client, names, timeout=300.0):
@@ -164,7 +175,7 @@ def slowest(states):
     if not bad:
         return None
     return min(bad, key=lambda s: (s["state"] == "resyncing", s["sync_percent"] or 0.0,
-                                   s["instance"], s["disk"], s["node"]))
+                                   s["instance"], s["disk"] or 0, s["node"] or ""))
 
 
 def progress_line(states, waited):
@@ -190,7 +201,8 @@ class DiskCheck:
         self.errors = {}
 
     def states(self):
-        return disk_states(query_disks(self.client, self.names, self.job_timeout))
+        found, errors = query_disks(self.client, self.names, self.job_timeout)
+        return disk_states(found) + unknown_states(errors)
 
     def run(self, do_reattach=False, wait=0, poll=10.0, again_after=60.0):
         """The last states read and the seconds waited, after re-attaching what

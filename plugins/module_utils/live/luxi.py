@@ -241,9 +241,11 @@ class LuxiClient:
         return self._one(op, reason, depends)
 
     def query_instance_data(self, names, reason=None):
-        """Ganeti's live instance data, disk status included: one job for all."""
-        return [self.submit_job([{"OP_ID": "OP_INSTANCE_QUERY_DATA", "instances": list(names),
-                                  "static": False}], reason)]
+        """Ganeti's live instance data, disk status included: [(instances, job id)],
+        one job for all."""
+        return [(list(names), self.submit_job([{"OP_ID": "OP_INSTANCE_QUERY_DATA",
+                                                "instances": list(names), "static": False}],
+                                              reason))]
 
     def activate_disks(self, name, reason=None):
         return self._one({"OP_ID": "OP_INSTANCE_ACTIVATE_DISKS", "instance_name": name}, reason)

@@ -306,9 +306,9 @@ class RapiClient:
 
     def query_instance_data(self, names, reason=None):
         """Ganeti's live instance data, disk status included (OpInstanceQueryData):
-        RAPI takes one instance per job; the job ids, in the order of `names`."""
-        return [self.submit("GET", "/2/instances/%s/info" % name, query={"static": 0},
-                            reason=reason and "%s:%d" % (reason, index))
+        [(instances, job id)] - RAPI takes one instance per job."""
+        return [([name], self.submit("GET", "/2/instances/%s/info" % name, query={"static": 0},
+                                     reason=reason and "%s:%d" % (reason, index)))
                 for index, name in enumerate(names)]
 
     def activate_disks(self, name, reason=None):

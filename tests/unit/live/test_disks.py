@@ -51,7 +51,7 @@ class Client:
     def query_instance_data(self, names, reason=None):
         self.calls.append(("query", tuple(names)))
         answer = self.rounds.pop(0) if len(self.rounds) > 1 else self.rounds[0]
-        return [self._job({n: answer[n]}) for n in names]
+        return [([n], self._job({n: answer[n]})) for n in names]
 
     def activate_disks(self, name, reason=None):
         self.calls.append(("activate", name))
