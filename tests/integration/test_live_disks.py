@@ -9,10 +9,14 @@ is gone is one Ganeti cannot find - "not active" - and cannot activate."""
 from __future__ import annotations
 
 import glob
+import json
 import os
 
 import pytest
 
+from kit.paths import LAB_DIR
+
+ROLE_PLAY = os.path.join(os.path.dirname(__file__), 'files', 'rolling_reboot.yml')
 MODULE = 'ganeti_cluster_health'
 CHECK = {'checks': ['disks_in_sync'], 'fail_on_problems': False}
 
@@ -76,3 +80,30 @@ def test_disks_in_sync_refuses_bad_options(fresh, tmp_path):
     status, result, output = fresh.run_module(tmp_path, MODULE, dict(CHECK, disks_poll_interval=0))
     assert status == 'FAILED', output
     assert result['msg'] == 'disks_poll_interval must be at least 1, not 0'
+
+
+def test_the_roll_stops_at_its_health_check_on_a_disk_not_in_sync(fresh, tmp_path):
+    """disks_in_sync is one of the role's default health checks: a disk that is
+    not active elsewhere stops the roll before anything is drained, naming it."""
+    lab = fresh
+    victim = sorted(lab.placement())[0]
+    node = lab.placement()[victim]
+    path = _disk_file(lab, victim)
+    env = lab.env(GNTLAB_NS=lab.ns, GNTLAB_BASE=lab.base,
+                  GNTLAB_REBOOT_SCRIPT=os.path.join(LAB_DIR, 'reboot-node.sh'),
+                  ROLLING_REBOOT_REPORT=str(tmp_path / 'report.json'))
+    os.rename(path, path + '.away')
+    try:
+        rc, output = lab.run_playbook(tmp_path, ROLE_PLAY, '-e', json.dumps(
+            {'rolling_reboot_nodes': ['node2'], 'rolling_reboot_run_id': 'disks'}), env=env)
+    finally:
+        os.rename(path + '.away', path)
+    assert rc != 0, output
+    with open(str(tmp_path / 'report.json'), encoding='utf-8') as handle:
+        report = json.load(handle)
+    assert report['status'] == 'failed', report
+    assert report['stopped_at'].startswith('wave 1 (node2), step health check:'), report
+    assert '%s disk 0 on %s (primary): not active' % (victim, node) in report['stopped_at']
+    nodes = lab.nodes()
+    assert not nodes['node2']['drained'] and not nodes['node2']['tags'], nodes['node2']
+    assert not lab.lock_tags()
