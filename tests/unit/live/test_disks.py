@@ -1,0 +1,99 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Disk status as Ganeti reports it (live/disks.py), from answers recorded on
+the vm lab's real DRBD (tests/data/live/disks/*.json, see README there): in
+sync, a secondary rebooted (not set up), disconnected, resyncing; and the
+query / re-attach rounds with a stub client that answers them."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
+from ansible_collections.ganeti.htools.plugins.module_utils.live.disks import (
+    DiskCheck, describe_state, disk_states, needs_reattach, progress_line, query_disks,
+    select_instances, slowest)
+from ansible_collections.ganeti.htools.plugins.module_utils.live.rapi import JobFailed
+from kit.paths import DATA_DIR
+
+RECORDED = os.path.join(DATA_DIR, "live", "disks")
+
+
+def _recorded(name):
+    """{instance: OpInstanceQueryData answer} recorded on the vm lab."""
+    with open(os.path.join(RECORDED, name + ".json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def _states(name):
+    return {(s["instance"], s["disk"], s["node"]): s for s in disk_states(_recorded(name))}
+
+
+class Client:
+    """Answers disk queries and activations like Ganeti: each one a job.
+    `rounds` are the answers of successive query rounds ({instance: data})."""
+
+    def __init__(self, rounds, refuse=()):
+        self.rounds = list(rounds)
+        self.refuse = set(refuse)
+        self.jobs = {}
+        self.calls = []
+
+    def _job(self, result, ok=True):
+        job_id = len(self.jobs) + 1
+        self.jobs[job_id] = {"status": "success" if ok else "error", "opresult": [result]}
+        return job_id
+
+    def query_instance_data(self, names, reason=None):
+        self.calls.append(("query", tuple(names)))
+        answer = self.rounds.pop(0) if len(self.rounds) > 1 else self.rounds[0]
+        return [self._job({n: answer[n]}) for n in names]
+
+    def activate_disks(self, name, reason=None):
+        self.calls.append(("activate", name))
+        assert reason.startswith("ganeti.htools:disks:activate:%s:" % name)
+        if name in self.refuse:
+            return self._job(["OpExecError", ["Cannot activate block devices", "ecode"]], False)
+        return self._job([])
+
+    def wait_job(self, job_id, timeout=None):
+        job = self.jobs[job_id]
+        if job["status"] != "success":
+            raise JobFailed(job_id, job)
+        return job
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.now += seconds
+
+
+INSTANCES = [
+    {"name": "web", "pnode": "node1", "snodes": ["node2"], "disk_template": "drbd",
+     "admin_state": "up", "disk.sizes": [64]},
+    {"name": "db", "pnode": "node2", "snodes": ["node3"], "disk_template": "drbd",
+     "admin_state": "up", "disk.sizes": [64, 64]},
+    {"name": "off", "pnode": "node3", "snodes": ["node1"], "disk_template": "drbd",
+     "admin_state": "down", "disk.sizes": [64]},
+    {"name": "nodisk", "pnode": "node1", "snodes": [], "disk_template": "diskless",
+     "admin_state": "up", "disk.sizes": []},
+]
+
+
+def test_the_instances_with_disks_on_the_nodes_and_meant_to_run():
+    assert select_instances(INSTANCES) == (
+        ["db", "web"], {"off": "not meant to run (down): its disks are not active"})
+    assert select_instances(INSTANCES, nodes=["node3"]) == (
+        ["db"], {"off": "not meant to run (down): its disks are not active"})
+    assert select_instances(INSTANCES, nodes=["node1"], ignore_nodes=["node2"]) == (
+        [], {"web": "on an ignored node", "off": "not meant to run (down): its disks are not active"})
