@@ -31,6 +31,7 @@
 #         VMLAB_VM_MEM (1024)    MiB of RAM per VM
 #         VMLAB_NODE_MEM (4096)  MiB of node memory Ganeti sees (fake hypervisor)
 #         VMLAB_DISK (64)        MiB per instance disk
+#         VMLAB_BOOT_TIMEOUT (600)  seconds a node may take to answer SSH (a busy host)
 #         VMLAB_KEEP_FAILED=1    keep a half-built lab for debugging
 # Writes: $VMLAB_BASE/lab.env (connection facts), ca.pem, gnt, ssh,
 #         inventory.ini, id_ed25519, known_hosts, console/nodeN.log, timings
@@ -48,6 +49,7 @@ PLAIN=${VMLAB_PLAIN:-0}
 VM_MEM=${VMLAB_VM_MEM:-1024}
 NODE_MEM=${VMLAB_NODE_MEM:-4096}
 DISK=${VMLAB_DISK:-64}
+BOOT_TIMEOUT=${VMLAB_BOOT_TIMEOUT:-600}
 export VMLAB_CACHE=${VMLAB_CACHE:-/var/cache/htools-vmlab}
 RAPI_USER=gnt-admin
 RAPI_PASS=gnt-secret
@@ -89,7 +91,7 @@ on() { local n=$1; shift; in_ns ssh "${SSH_OPTS[@]}" "root@$(node_ip "$n")" "$@"
 check_settings() {
   [[ $NODES =~ ^[1-9]$ ]] || die "NODES must be 1..9"
   local v
-  for v in DRBD DRBD_SPREAD PLAIN VM_MEM NODE_MEM DISK RAPI_PORT; do
+  for v in DRBD DRBD_SPREAD PLAIN VM_MEM NODE_MEM DISK RAPI_PORT BOOT_TIMEOUT; do
     [[ ${!v} =~ ^[0-9]+$ ]] || die "VMLAB_$v must be a number"
   done
   (( DRBD == 0 || NODES >= 2 )) || die "DRBD instances need 2 nodes"
@@ -234,9 +236,9 @@ boot_vm() {
 }
 
 wait_ssh() {
-  local n=$1 deadline=$((SECONDS + 600))
+  local n=$1 deadline=$((SECONDS + BOOT_TIMEOUT))
   until on "$n" true 2>/dev/null; do
-    (( SECONDS < deadline )) || die "node$n: no SSH after 600s (see $BASE/console/node$n.log)"
+    (( SECONDS < deadline )) || die "node$n: no SSH after ${BOOT_TIMEOUT}s (see $BASE/console/node$n.log)"
     kill -0 "$(cat "$RUN/qemu-node$n.pid")" 2>/dev/null || die "node$n: qemu exited"
     sleep 3
   done

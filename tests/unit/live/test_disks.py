@@ -97,3 +97,37 @@ def test_the_instances_with_disks_on_the_nodes_and_meant_to_run():
         ["db"], {"off": "not meant to run (down): its disks are not active"})
     assert select_instances(INSTANCES, nodes=["node1"], ignore_nodes=["node2"]) == (
         [], {"web": "on an ignored node", "off": "not meant to run (down): its disks are not active"})
+
+
+def test_a_sharedfile_disk_has_a_status_on_its_primary_only():
+    [state] = disk_states(_recorded("sharedfile"))
+    assert (state["instance"], state["disk"], state["node"], state["role"], state["state"],
+            state["in_sync"]) == ("instance2", 0, "node1", "primary", "in sync", True)
+
+
+def _with_status(data, instance, key, status):
+    """The recorded answer with one device's status replaced (a state the lab
+    cannot be put in on purpose)."""
+    changed = json.loads(json.dumps(data))
+    changed[instance]["disks"][0][key] = status
+    return changed
+
+
+def test_unreadable_answers_are_named():
+    data = _recorded("sharedfile")
+    with pytest.raises(HtoolsError, match="disk 0 of instance2: unexpected device status"):
+        disk_states(_with_status(data, "instance2", "pstatus", ["/dev/x", 1, 2]))
+    with pytest.raises(HtoolsError, match="disk status of instance2: unexpected answer"):
+        disk_states({"instance2": {"disks": None}})
+
+
+def test_a_query_ganeti_fails_leaves_its_instance_unknown_and_waiting():
+    client = Client([_recorded("sharedfile")])
+    client.query_instance_data = lambda names, reason=None: [
+        ([n], client._job({}, ok=False)) for n in names]
+    clock = Clock()
+    check = DiskCheck(client, ["instance2"], clock=clock, sleep=clock.sleep)
+    states, waited = check.run(wait=30, poll=10)
+    assert waited == 30 and len(states) == 1
+    assert describe_state(states[0]).startswith("instance2 disks: unknown (job ")
+    assert check.reattached == []          # nothing known to re-attach
