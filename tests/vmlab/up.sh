@@ -335,9 +335,11 @@ install_certificate() {
 rapi_relay() {
   local url=https://127.0.0.1:$RAPI_PORT
   relay rapi "$CLUSTER_IP" 5080 "$RAPI_PORT"
-  for _ in $(seq 1 150); do
-    curl -sf --cacert "$BASE/ca.pem" "$url/version" >/dev/null && break
-    sleep 0.2
+  # RAPI was just restarted: on a busy host it can take minutes to answer
+  local deadline=$((SECONDS + BOOT_TIMEOUT))
+  until curl -sf --cacert "$BASE/ca.pem" "$url/version" >/dev/null; do
+    (( SECONDS < deadline )) || break
+    sleep 1
   done
   # TLS verified for the name 127.0.0.1, with the write user
   curl -sSf --cacert "$BASE/ca.pem" -u "$RAPI_USER:$RAPI_PASS" "$url/2/info" >/dev/null
