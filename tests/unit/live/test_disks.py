@@ -131,3 +131,47 @@ def test_a_query_ganeti_fails_leaves_its_instance_unknown_and_waiting():
     assert waited == 30 and len(states) == 1
     assert describe_state(states[0]).startswith("instance2 disks: unknown (job ")
     assert check.reattached == []          # nothing known to re-attach
+
+
+def _gone(data):
+    return _with_status(data, "instance2", "pstatus", None)
+
+
+def test_a_device_not_set_up_is_reattached_once_and_the_wait_ends_in_sync():
+    data = _recorded("sharedfile")
+    client = Client([_gone(data), _gone(data), data])
+    clock = Clock()
+    check = DiskCheck(client, ["instance2"], clock=clock, sleep=clock.sleep)
+    states, waited = check.run(do_reattach=True, wait=300, poll=10)
+    assert all(s["in_sync"] for s in states) and waited == 10
+    assert client.calls == [("query", ("instance2",)), ("activate", "instance2"),
+                            ("query", ("instance2",)), ("query", ("instance2",))]
+    assert check.reattached == ["instance2"] and check.errors == {}
+    assert progress_line(states, waited) == "every disk in sync (1 device(s) checked, waited 10s)"
+
+
+def test_a_device_still_gone_is_reattached_again_a_minute_later_and_a_refusal_is_named():
+    data = _recorded("sharedfile")
+    client = Client([_gone(data)], refuse=["instance2"])
+    clock = Clock()
+    check = DiskCheck(client, ["instance2"], clock=clock, sleep=clock.sleep)
+    states, waited = check.run(do_reattach=True, wait=100, poll=10)
+    assert waited == 100 and not states[0]["in_sync"]
+    assert [c for c in client.calls if c[0] == "activate"] == [("activate", "instance2")] * 2
+    assert check.errors["instance2"].startswith("activating the disks of instance2 failed (job ")
+    assert "Cannot activate block devices" in check.errors["instance2"]
+    assert needs_reattach(states) == ["instance2"]
+    assert slowest(states)["state"] == "not active"
+
+
+def test_without_reattach_nothing_is_activated():
+    client = Client([_gone(_recorded("sharedfile"))])
+    states, _waited = DiskCheck(client, ["instance2"]).run()
+    assert [c[0] for c in client.calls] == ["query"]
+    assert describe_state(states[0]) == "instance2 disk 0 on node1 (primary): not active"
+
+
+def test_no_instance_no_query():
+    client = Client([{}])
+    assert query_disks(client, []) == ({}, {})
+    assert client.calls == []
