@@ -140,7 +140,7 @@ def describe_state(state):
     if state["node"] is None:
         return "%s %s: %s" % (state["instance"], state["label"], state["state"])
     text = "%s %s on %s (%s): %s" % (state["instance"], state["label"], state["node"],
-                                      state["role"], state["state"])
+                                     state["role"], state["state"])
     if state["state"] == "resyncing":
         text += " %.1f%%" % state["sync_percent"]
         if state["eta"] is not None:
