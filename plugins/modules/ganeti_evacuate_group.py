@@ -42,6 +42,7 @@ extends_documentation_fragment:
   - ganeti.htools.plans
   - ganeti.htools.plan_report
   - ganeti.htools.execution
+  - ganeti.htools.lock_owner
 options:
   nodes:
     description:
@@ -112,6 +113,9 @@ notes:
   - C(util_file), C(group), C(offline_nodes), C(exclusion_tags) and C(ignore_dynu)
     of the other modules are not options of this one - C(hail) plans on the cluster
     as it is.
+  - With O(lock_owner) (a step of a longer run, such as the C(ganeti.htools.rolling_reboot)
+    role with C(rolling_reboot_full_evacuation)) no lock is taken or released - the run
+    must hold the cluster lock under that owner.
   - The plan is computed for the state read before the lock is taken; when the
     cluster changed meanwhile the run stops before anything is executed.
 seealso:
@@ -306,6 +310,7 @@ def main():
         no_capacity_checks=dict(type="bool", default=False),
         drain=dict(type="bool", default=True),
         allow_partial=dict(type="bool", default=False),
+        lock_owner=dict(type="str"),
     )
     HtoolsModule(argument_spec, needs=EVACUATE.needs,
                  mutually_exclusive=[("nodes", "instances")]).run_plan(EVACUATE)

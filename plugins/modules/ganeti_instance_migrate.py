@@ -55,6 +55,13 @@ options:
     description: Nodes to bring back the instances that O(run_id) took off them. Needs O(run_id).
     type: list
     elements: str
+  keep_moved:
+    description:
+      - With O(back_to) - a DRBD instance whose secondary is no longer the node it left
+        (a full evacuation gave it a new secondary) stays where it is instead of failing
+        the task; its tag is dropped and it is listed in RV(staying).
+    type: bool
+    default: false
   run_id:
     description:
       - Name of the run (1-40 letters, digits and C(. _ @ + -)) under which the moves
@@ -111,7 +118,9 @@ moves:
   sample: [{instance: web1, from: node3, to: node1, target_node: null, template: drbd,
             action: migrate, job: 812, status: success}]
 staying:
-  description: The instances left on the O(away_from) nodes (O(keep_non_redundant)).
+  description:
+    - The instances left on the O(away_from) nodes (O(keep_non_redundant)), or with
+      O(back_to) the DRBD instances that stay on their new nodes (O(keep_moved)).
   returned: success
   type: list
   elements: str
@@ -120,7 +129,9 @@ tags_removed:
   returned: success
   type: dict
 summary:
-  description: What moved (or would), in one line.
+  description:
+    - What moved (or would), in one line. After a failure, how many migrations failed
+      (named) and only those that succeeded.
   returned: always
   type: str
   sample: "2 instance(s) migrated: web1 node3->node1, db2 node3->node2"
@@ -160,9 +171,7 @@ def _run_all(client, moves, params):
 
 
 def _fail_moves(module, failed, result):
-    done = [m for m in result["moves"] if m.get("status") == "success"]
-    result["summary"] = "%d of %d migration(s) failed; %s" % (
-        len(failed), len(result["moves"]), migrations.describe(done))
+    result["summary"] = migrations.describe_failure(result["moves"])
     module.fail("%d of %d migration(s) failed: %s" % (
         len(failed), len(result["moves"]),
         "; ".join("%s %s->%s: %s" % (m["instance"], m["from"], m["to"], e) for m, e in failed)),
@@ -212,8 +221,9 @@ def back(module, client):
     nodes = _known_nodes(client, params["back_to"])
     instances = {i["name"]: i for i in client.instances()}
     node_tags = {n: nodes[n].get("tags") or [] for n in params["back_to"]}
-    moves, drop = migrations.migrations_back(instances, node_tags, params["run_id"])
-    result = {"moves": moves, "staying": [], "tags_removed": drop,
+    moves, drop, staying = migrations.migrations_back(instances, node_tags, params["run_id"],
+                                                      params["keep_moved"])
+    result = {"moves": moves, "staying": staying, "tags_removed": drop,
               "changed": bool(moves or drop),
               "summary": migrations.describe(moves, "to migrate back" if module.ansible.check_mode
                                              else "migrated back")}
@@ -243,6 +253,7 @@ def main():
         targets=dict(type="dict", default={}),
         keep_non_redundant=dict(type="bool", default=False),
         back_to=dict(type="list", elements="str"),
+        keep_moved=dict(type="bool", default=False),
         run_id=dict(type="str"),
         migration_mode=dict(type="str", choices=["live", "non-live"]),
         job_timeout=dict(type="int", default=1800),

@@ -2,17 +2,25 @@
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The rolling_reboot role on the real cluster: check mode, a whole roll, a
-refused migration stopping the roll, the same run resumed, the master skipped.
+refused migration stopping the roll, the same run resumed, the master skipped
+or failed over, a wave's nodes down together, a node that does not come back,
+the controller killed (kill -9) after the drain and during a reboot.
 
-"Reboot" is tests/lab/reboot-node.sh: the node's Ganeti daemons stop and start
-again; it logs what the master saw of the node as it went down."""
+"Reboot" is tests/lab/reboot-node.sh, started in the background by the lab's
+hooks (tests/lab/hooks): the node's Ganeti daemons stop and start again, and
+its stand-in boot id (tests/lab/boot-id.sh) changes; it logs what the master
+saw of the node as it went down."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import signal
+import subprocess
+import time
 
+from kit.ansible_cli import tool
 from kit.paths import LAB_DIR
 
 PLAYBOOK = os.path.join(os.path.dirname(__file__), 'files', 'rolling_reboot.yml')
@@ -29,19 +37,31 @@ class Roll:
         self.offset = os.path.getsize(self.log) if os.path.exists(self.log) else 0
         self.report_file = str(tmp_path / 'report.json')
 
-    def run(self, *args, **role_vars):
-        env = self.lab.env(GNTLAB_NS=self.lab.ns, GNTLAB_BASE=self.lab.base,
-                           GNTLAB_REBOOT_SCRIPT=os.path.join(LAB_DIR, 'reboot-node.sh'),
-                           ROLLING_REBOOT_REPORT=self.report_file)
+    def env(self, reboot_seconds=1, never=()):
+        return self.lab.env(GNTLAB_NS=self.lab.ns, GNTLAB_BASE=self.lab.base,
+                            GNTLAB_SCRIPTS=LAB_DIR, GNTLAB_REBOOT_SECONDS=str(reboot_seconds),
+                            GNTLAB_REBOOT_NEVER=','.join(never),
+                            ROLLING_REBOOT_REPORT=self.report_file)
+
+    def run(self, *args, reboot_seconds=1, never=(), **role_vars):
         if os.path.exists(self.report_file):
             os.remove(self.report_file)
         rc, output = self.lab.run_playbook(self.tmp_path, PLAYBOOK, '-e', json.dumps(role_vars),
-                                           *args, env=env)
-        report = None
-        if os.path.exists(self.report_file):
-            with open(self.report_file, encoding='utf-8') as handle:
-                report = json.load(handle)
-        return rc, report, output
+                                           *args, env=self.env(reboot_seconds, never))
+        return rc, self.report(), output
+
+    def report(self):
+        if not os.path.exists(self.report_file):
+            return None
+        with open(self.report_file, encoding='utf-8') as handle:
+            return json.load(handle)
+
+    def start(self, reboot_seconds=1, **role_vars):
+        """The same run in the background, to be killed."""
+        env = dict(self.env(reboot_seconds), ANSIBLE_CALLBACK_RESULT_FORMAT='yaml')
+        return subprocess.Popen([tool('ansible-playbook'), PLAYBOOK, '-e', json.dumps(role_vars)],
+                                cwd=str(self.tmp_path), env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
 
     def reboots(self):
         """[(node, drained, primaries)] of the reboots since this object was made."""
@@ -149,17 +169,187 @@ def test_a_refused_migration_stops_the_roll_and_the_same_run_resumes(fresh, tmp_
         _untag(lab)
 
 
-def test_the_master_is_skipped_without_failover_tasks(fresh, tmp_path):
+def test_the_master_is_skipped_when_asked(fresh, tmp_path):
     lab = fresh
     try:
         placement = _spread_and_tag(lab, tmp_path, [])
         roll = Roll(lab, tmp_path)
-        rc, report, output = roll.run(rolling_reboot_run_id='all')
+        rc, report, output = roll.run(rolling_reboot_run_id='all', rolling_reboot_skip_master=True)
         assert rc == 0, output
         assert report['status'] == 'done' and report['skipped'] == ['node1'], report
         assert 'skipped: node1' in report['summary']
         assert sorted(node for node, _d, _p in roll.reboots()) == ['node2', 'node3']
         assert all(d == 'Y' and p == 0 for _n, d, p in roll.reboots()), roll.reboots()
+        _assert_back_to_normal(lab, roll, placement)
+    finally:
+        _untag(lab)
+
+
+def _down_intervals(report):
+    """{node: (down_at, up_at)} of every reboot the report records."""
+    return {r['node']: (r['down_at'], r['up_at'])
+            for wave in report['waves'] for r in wave['reboots']}
+
+
+def test_a_waves_nodes_go_down_together(fresh, tmp_path):
+    lab = fresh
+    try:
+        placement = _spread_and_tag(lab, tmp_path, ['node2', 'node3'])
+        roll = Roll(lab, tmp_path)
+        rc, report, output = roll.run(rolling_reboot_node_tags=['reboot'],
+                                      rolling_reboot_run_id='together', reboot_seconds=6)
+        assert rc == 0, output
+        [wave] = report['waves']
+        assert wave['nodes'] == ['node2', 'node3'] and wave['concurrency'] == 2, wave
+        down = _down_intervals(report)
+        assert sorted(down) == ['node2', 'node3'] and wave['not_back'] == []
+        # both nodes were down at the same time: each went down before the other came back
+        assert max(d for d, _u in down.values()) < min(u for _d, u in down.values()), down
+        assert all(r['boot_id_before'] != r['boot_id_after'] for r in wave['reboots'])
+        moved = sorted(name for name, node in placement.items() if node in ('node2', 'node3'))
+        assert sorted(wave['moved_away']) == moved and sorted(wave['moved_back']) == moved
+        assert sorted(roll.reboots()) == [('node2', 'Y', 0), ('node3', 'Y', 0)]
+        _assert_back_to_normal(lab, roll, placement)
+    finally:
+        _untag(lab)
+
+
+def test_one_at_a_time_does_not_overlap(fresh, tmp_path):
+    lab = fresh
+    try:
+        placement = _spread_and_tag(lab, tmp_path, ['node2', 'node3'])
+        roll = Roll(lab, tmp_path)
+        rc, report, output = roll.run(rolling_reboot_node_tags=['reboot'],
+                                      rolling_reboot_run_id='single', reboot_seconds=3,
+                                      rolling_reboot_wave_concurrency=1)
+        assert rc == 0, output
+        first, second = sorted(_down_intervals(report).values())
+        assert first[1] < second[0], (first, second)
+        _assert_back_to_normal(lab, roll, placement)
+    finally:
+        _untag(lab)
+
+
+def _restart(lab, node):
+    subprocess.run([os.path.join(LAB_DIR, 'reboot-node.sh'), node, '0'], check=True,
+                   env=dict(os.environ, GNTLAB_NS=lab.ns, GNTLAB_BASE=lab.base), timeout=120)
+
+
+def test_a_node_that_does_not_come_back_stops_the_run_drained(fresh, tmp_path):
+    lab = fresh
+    try:
+        placement = _spread_and_tag(lab, tmp_path, ['node2', 'node3'])
+        roll = Roll(lab, tmp_path)
+        rc, report, output = roll.run(rolling_reboot_node_tags=['reboot'],
+                                      rolling_reboot_run_id='lost', rolling_reboot_reboot_timeout=15,
+                                      never=['node3'])
+        assert rc != 0, output
+        assert report['status'] == 'failed', report
+        assert report['stopped_at'].startswith('wave 1 (node2, node3), step wait for node3:')
+        assert 'node3 did not come back with a new boot id within 15 s' in report['stopped_at']
+        [wave] = report['waves']
+        assert wave['status'] == 'failed' and wave['not_back'] == ['node3'], wave
+        assert wave['rebooted'] == ['node2'] and wave['moved_back'] == []
+        nodes = lab.nodes()
+        assert nodes['node2']['drained'] and nodes['node3']['drained']
+        tags, locks = roll.run_tags()
+        assert [t for t in tags['node3'] if t.startswith('ganeti.htools:rebooting:lost:')]
+        assert 'ganeti.htools:rebooted:lost' in tags['node2'] and not locks
+
+        _restart(lab, 'node3')       # the operator brings it back; the same run finishes
+        rc, report, output = roll.run(rolling_reboot_node_tags=['reboot'],
+                                      rolling_reboot_run_id='lost')
+        assert rc == 0, output
+        [wave] = report['waves']
+        assert wave['resumed'] and wave['rebooted'] == ['node3'], wave
+        assert [r['resumed'] for r in wave['reboots']] == [True]
+        # node2 once, node3 once (it "came back" by hand, never rebooted again)
+        assert sorted(n for n, _d, _p in roll.reboots()) == ['node2', 'node3', 'node3']
+        _assert_back_to_normal(lab, roll, placement)
+    finally:
+        _untag(lab)
+
+
+def _kill_when(proc, ready, timeout=300):
+    deadline = time.monotonic() + timeout
+    while not ready():
+        assert proc.poll() is None, 'the run ended before the kill point'
+        assert time.monotonic() < deadline, 'the kill point was never reached'
+        time.sleep(0.3)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+
+
+def _resume_after_kill(lab, tmp_path, run_id, ready, reboot_seconds):
+    placement = _spread_and_tag(lab, tmp_path, ['node2', 'node3'])
+    roll = Roll(lab, tmp_path)
+    proc = roll.start(reboot_seconds, rolling_reboot_node_tags=['reboot'],
+                      rolling_reboot_run_id=run_id)
+    _kill_when(proc, lambda: ready(roll))
+    assert lab.lock_tags(), 'the killed run held the lock'
+    time.sleep(reboot_seconds + 3)        # what the dead controller started runs out
+    rc, report, output = roll.run(rolling_reboot_node_tags=['reboot'],
+                                  rolling_reboot_run_id=run_id)
+    return roll, placement, rc, report, output
+
+
+def test_resume_after_kill_9_after_the_drain(fresh, tmp_path):
+    lab = fresh
+
+    def drained(_roll):
+        nodes = lab.nodes()
+        return all(nodes[n]['drained'] for n in ('node2', 'node3'))
+    try:
+        roll, placement, rc, report, output = _resume_after_kill(lab, tmp_path, 'kill-drain',
+                                                                 drained, 2)
+        assert rc == 0, output
+        assert report['status'] == 'done' and report['waves'][0]['resumed'], report
+        # every node rebooted exactly once over both runs
+        assert sorted(n for n, _d, _p in roll.reboots()) == ['node2', 'node3']
+        assert all(d == 'Y' and p == 0 for _n, d, p in roll.reboots()), roll.reboots()
+        _assert_back_to_normal(lab, roll, placement)
+    finally:
+        _untag(lab)
+
+
+def test_resume_after_kill_9_during_a_reboot(fresh, tmp_path):
+    lab = fresh
+
+    def rebooting(roll):
+        return len(roll.reboots()) >= 1
+    try:
+        roll, placement, rc, report, output = _resume_after_kill(lab, tmp_path, 'kill-reboot',
+                                                                 rebooting, 12)
+        assert rc == 0, output
+        assert report['status'] == 'done' and report['waves'][0]['resumed'], report
+        assert sorted(n for n, _d, _p in roll.reboots()) == ['node2', 'node3']
+        reboots = report['waves'][0]['reboots']
+        assert any(r['resumed'] for r in reboots), reboots     # the started one was waited for
+        _assert_back_to_normal(lab, roll, placement)
+    finally:
+        _untag(lab)
+
+
+def test_the_master_is_failed_over_rebooted_last_and_restored(fresh, tmp_path):
+    lab = fresh
+    try:
+        placement = _spread_and_tag(lab, tmp_path, [])
+        roll = Roll(lab, tmp_path)
+        rc, report, output = roll.run(rolling_reboot_run_id='master',
+                                      rolling_reboot_restore_master=True)
+        assert rc == 0, output
+        assert report['status'] == 'done' and report['skipped'] == [], report
+        last = report['waves'][-1]
+        assert 'node1' in last['rebooted'], report['waves']
+        assert sorted(n for n, _d, _p in roll.reboots()) == ['node1', 'node2', 'node3']
+        assert all(d == 'Y' and p == 0 for _n, d, p in roll.reboots()), roll.reboots()
+        master = report['master']
+        [away, home] = master['failovers']
+        assert away['from'] == 'node1' and away['to'] in ('node2', 'node3'), master
+        assert (home['from'], home['to']) == (away['to'], 'node1'), master
+        assert master['at_start'] == 'node1' and master['at_end'] == 'node1', master
+        assert 'master now node1' in report['summary']
+        assert lab.get('/2/info')['master'] == 'node1'
         _assert_back_to_normal(lab, roll, placement)
     finally:
         _untag(lab)

@@ -28,6 +28,8 @@ EXPECTED = [
     ('GET', r'/2/jobs/\d+/wait', None),
     ('GET', r'/2/jobs', 'bulk=1'),
     ('GET', r'/2/nodes/[^/]+/storage', 'storage_type='),
+    ('GET', r'/2/instances/[^/]+/info', 'static=0'),
+    ('PUT', r'/2/instances/[^/]+/activate-disks', 'reason='),
     ('PUT', r'/2/instances/[^/]+/migrate', 'reason='),
     ('PUT', r'/2/instances/[^/]+/failover', 'reason='),
     ('POST', r'/2/instances/[^/]+/replace-disks', 'reason='),
@@ -52,6 +54,7 @@ PROVIDERS = (
     'test_evacuating_a_node_drains_it_and_empties_it',
     'test_drain_tag_undrain_and_wait_for_the_node',
     'test_units_read_over_rapi_are_what_the_nodes_report',
+    'test_disks_in_sync_reads_and_reattaches_on_the_real_cluster[rapi]',
 )
 
 

@@ -34,6 +34,7 @@ NODES = 3
 LAB_DEFAULTS = {'VMLAB_DRBD': '4', 'VMLAB_PLAIN': '0'}
 UP_TIMEOUT = 2700
 REPORT = []          # (what, seconds) for the terminal summary
+FIGURES = []         # lines the tests measured (the sampler's figures...)
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -41,6 +42,10 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section('vm lab timings')
         for what, seconds in REPORT:
             terminalreporter.write_line('%-50s %7.1fs' % (what, seconds))
+    if FIGURES:
+        terminalreporter.section('vm lab figures')
+        for line in FIGURES:
+            terminalreporter.write_line(line)
 
 
 def _unavailable():
@@ -141,3 +146,9 @@ def timed():
             REPORT.append((self.what, time.monotonic() - self.start))
 
     return _Timer
+
+
+@pytest.fixture
+def figures():
+    """A list: lines appended to it are printed at the end of the run."""
+    return FIGURES

@@ -24,11 +24,14 @@
 #         VMLAB_NS (htools-vmlab)          network namespace
 #         VMLAB_RAPI_PORT (5190)           RAPI on 127.0.0.1; node N's SSH on +N
 #         VMLAB_DRBD (0)     DRBD instances, primary node1, secondary node2
+#         VMLAB_DRBD_SPREAD (0)  1: the DRBD instances spread instead, so that every
+#                                node holds primaries and secondaries (see spread_pair)
 #         VMLAB_PLAIN (0)    plain instances on node1
 #         VMLAB_CACHE (/var/cache/htools-vmlab)  node image cache (image.sh)
 #         VMLAB_VM_MEM (1024)    MiB of RAM per VM
 #         VMLAB_NODE_MEM (4096)  MiB of node memory Ganeti sees (fake hypervisor)
 #         VMLAB_DISK (64)        MiB per instance disk
+#         VMLAB_BOOT_TIMEOUT (600)  seconds a node may take to answer SSH (a busy host)
 #         VMLAB_KEEP_FAILED=1    keep a half-built lab for debugging
 # Writes: $VMLAB_BASE/lab.env (connection facts), ca.pem, gnt, ssh,
 #         inventory.ini, id_ed25519, known_hosts, console/nodeN.log, timings
@@ -41,10 +44,12 @@ NS=${VMLAB_NS:-htools-vmlab}
 BASE=${VMLAB_BASE:-/tmp/htools-vmlab}
 RAPI_PORT=${VMLAB_RAPI_PORT:-5190}
 DRBD=${VMLAB_DRBD:-0}
+DRBD_SPREAD=${VMLAB_DRBD_SPREAD:-0}
 PLAIN=${VMLAB_PLAIN:-0}
 VM_MEM=${VMLAB_VM_MEM:-1024}
 NODE_MEM=${VMLAB_NODE_MEM:-4096}
 DISK=${VMLAB_DISK:-64}
+BOOT_TIMEOUT=${VMLAB_BOOT_TIMEOUT:-600}
 export VMLAB_CACHE=${VMLAB_CACHE:-/var/cache/htools-vmlab}
 RAPI_USER=gnt-admin
 RAPI_PASS=gnt-secret
@@ -86,10 +91,11 @@ on() { local n=$1; shift; in_ns ssh "${SSH_OPTS[@]}" "root@$(node_ip "$n")" "$@"
 check_settings() {
   [[ $NODES =~ ^[1-9]$ ]] || die "NODES must be 1..9"
   local v
-  for v in DRBD PLAIN VM_MEM NODE_MEM DISK RAPI_PORT; do
+  for v in DRBD DRBD_SPREAD PLAIN VM_MEM NODE_MEM DISK RAPI_PORT BOOT_TIMEOUT; do
     [[ ${!v} =~ ^[0-9]+$ ]] || die "VMLAB_$v must be a number"
   done
   (( DRBD == 0 || NODES >= 2 )) || die "DRBD instances need 2 nodes"
+  (( DRBD_SPREAD <= 1 )) || die "VMLAB_DRBD_SPREAD must be 0 or 1"
   (( RAPI_PORT >= 1024 && RAPI_PORT + NODES <= 65535 )) || die "VMLAB_RAPI_PORT out of range"
   [[ $(id -u) == 0 ]] || die "must run as root"
   ip netns list >/dev/null 2>&1 || die "'ip netns' is not usable here"
@@ -230,9 +236,9 @@ boot_vm() {
 }
 
 wait_ssh() {
-  local n=$1 deadline=$((SECONDS + 600))
+  local n=$1 deadline=$((SECONDS + BOOT_TIMEOUT))
   until on "$n" true 2>/dev/null; do
-    (( SECONDS < deadline )) || die "node$n: no SSH after 600s (see $BASE/console/node$n.log)"
+    (( SECONDS < deadline )) || die "node$n: no SSH after ${BOOT_TIMEOUT}s (see $BASE/console/node$n.log)"
     kill -0 "$(cat "$RUN/qemu-node$n.pid")" 2>/dev/null || die "node$n: qemu exited"
     sleep 3
   done
@@ -271,7 +277,12 @@ init_cluster() {
     --nic-parameters=mode=bridged,link=br0 \
     --ipolicy-bounds-specs="$IPOLICY_BOUNDS" \
     --ipolicy-vcpu-ratio=64 --ipolicy-spindle-ratio=64 \
-    cluster >>"$BASE/cluster.log" 2>&1
+    cluster >>"$BASE/cluster.log" 2>&1 && return 0
+  # On a busy host luxid may not take the post-init job in time ("job 1 failed
+  # to start"); that job only runs hooks: the cluster is there, and answers.
+  tail -n 3 "$BASE/cluster.log" | grep -q 'failed to start' || return 1
+  on 1 gnt-cluster getmaster >>"$BASE/cluster.log" 2>&1 || return 1
+  say "gnt-cluster init: the post-init job (hooks only) did not start; the cluster answers"
 }
 
 add_nodes() {
@@ -324,9 +335,11 @@ install_certificate() {
 rapi_relay() {
   local url=https://127.0.0.1:$RAPI_PORT
   relay rapi "$CLUSTER_IP" 5080 "$RAPI_PORT"
-  for _ in $(seq 1 150); do
-    curl -sf --cacert "$BASE/ca.pem" "$url/version" >/dev/null && break
-    sleep 0.2
+  # RAPI was just restarted: on a busy host it can take minutes to answer
+  local deadline=$((SECONDS + BOOT_TIMEOUT))
+  until curl -sf --cacert "$BASE/ca.pem" "$url/version" >/dev/null; do
+    (( SECONDS < deadline )) || break
+    sleep 1
   done
   # TLS verified for the name 127.0.0.1, with the write user
   curl -sSf --cacert "$BASE/ca.pem" -u "$RAPI_USER:$RAPI_PASS" "$url/2/info" >/dev/null
@@ -357,6 +370,23 @@ add_instances() {
   phase "$count $template instance(s) on $nodes"
 }
 
+# spread_pair I: the nodes of the I-th spread DRBD instance (from 0): primaries
+# go round the nodes, each with the next node as secondary, then the one
+# after it, ...: with 3 nodes and 3 or more instances every node holds
+# primaries and secondaries (node1:node2 node2:node3 node3:node1 node1:node3 ...)
+spread_pair() {
+  local i=$1 p s
+  p=$((i % NODES + 1))
+  s=$(( (p - 1 + (i / NODES) % (NODES - 1) + 1) % NODES + 1 ))
+  echo "node$p:node$s"
+}
+
+add_spread_drbd() {
+  local i
+  for ((i = 1; i <= DRBD; i++)); do add_instance drbd "drbd$i" "$(spread_pair $((i - 1)))"; done
+  phase "$DRBD drbd instance(s) spread over the nodes"
+}
+
 # ------------------------------------------------------------------ facts
 write_facts() {
   local n
@@ -366,6 +396,7 @@ VMLAB_NS=$NS
 VMLAB_BASE=$BASE
 VMLAB_NODES=$NODES
 VMLAB_DRBD=$DRBD
+VMLAB_DRBD_SPREAD=$DRBD_SPREAD
 VMLAB_PLAIN=$PLAIN
 VMLAB_DISK=$DISK
 VMLAB_NODE_MEM=$NODE_MEM
@@ -444,7 +475,11 @@ main() {
   install_certificate
   rapi_relay
   phase "RAPI on https://127.0.0.1:$RAPI_PORT (CA $BASE/ca.pem)"
-  (( DRBD == 0 )) || add_instances drbd "$DRBD" node1:node2
+  if (( DRBD > 0 && DRBD_SPREAD == 1 )); then
+    add_spread_drbd
+  elif (( DRBD > 0 )); then
+    add_instances drbd "$DRBD" node1:node2
+  fi
   (( PLAIN == 0 )) || add_instances plain "$PLAIN" node1
   write_facts
   trap - ERR EXIT

@@ -12,10 +12,13 @@ the tests see what a user sees.
 
 from __future__ import annotations
 
+import collections
+import itertools
 import json
 import os
 import re
 import subprocess
+import threading
 import time
 import urllib.parse
 
@@ -248,3 +251,132 @@ def ansible_result(proc, timeout=3600):
     output = out + err
     status, value = parse_result(out, output)
     return status.rstrip('!'), value, output
+
+
+# ------------------------------------------------------------------ DRBD layouts
+def spread_ok(layout, nodes):
+    """Every node holds DRBD primaries and secondaries."""
+    primaries = {p for p, _s in layout.values()}
+    secondaries = {s for _p, s in layout.values()}
+    return set(nodes) <= primaries and set(nodes) <= secondaries
+
+
+def move_steps(current, target):
+    """The gnt-instance commands taking a DRBD instance from (primary,
+    secondary) `current` to `target`: migrations and secondary replacements."""
+    steps, (pnode, snode) = [], current
+    for _attempt in range(4):
+        if (pnode, snode) == target:
+            return steps
+        if pnode == target[0]:
+            steps.append(('replace-disks', '-n', target[1]))
+            snode = target[1]
+        elif snode == target[0]:
+            steps.append(('migrate', '-f'))
+            pnode, snode = snode, pnode
+        else:
+            steps.append(('replace-disks', '-n', target[0]))
+            snode = target[0]
+    raise AssertionError('no way from %s to %s' % (current, target))
+
+
+def spread_targets(layout, nodes):
+    """{instance: (primary, secondary)} with every node holding primaries and
+    secondaries, as few moves away from `layout` as can be found (the node
+    pairs of up.sh's VMLAB_DRBD_SPREAD, in any order of nodes and instances)."""
+    if spread_ok(layout, nodes):
+        return dict(layout)
+    names, count = sorted(layout), len(nodes)
+    pairs = [(i % count, ((i % count) + (i // count) % (count - 1) + 1) % count)
+             for i in range(len(names))]
+    best = None
+    for order in itertools.permutations(nodes):
+        slots = [(order[p], order[s]) for p, s in pairs]
+        for assignment in itertools.permutations(slots):
+            cost = sum(len(move_steps(layout[n], t)) for n, t in zip(names, assignment))
+            if best is None or cost < best[0]:
+                best = (cost, dict(zip(names, assignment)))
+    return best[1]
+
+
+# ------------------------------------------------------------------ the sampler
+class DrbdSampler(threading.Thread):
+    """Every `interval` seconds, reads every node's boot id, systemd state and
+    /proc/drbd (each node in a thread of its own) and checks that no node is
+    down or going down while a DRBD disk it holds is not UpToDate on its peer.
+
+    `minors` is {instance: {node: minor}} (DRBD minors are fixed in Ganeti's
+    configuration); a node that does not answer within `answer_timeout` counts
+    as down.  `on_sample(sample)` runs after each round (the writer)."""
+
+    def __init__(self, lab, minors, interval=5.0, answer_timeout=15.0, on_sample=None):
+        super().__init__(daemon=True)
+        self.lab, self.minors = lab, minors
+        self.interval, self.answer_timeout = interval, answer_timeout
+        self.on_sample = on_sample
+        self.stop_event = threading.Event()
+        self.samples, self.violations, self.errors = [], [], []
+        self.boot_ids = collections.defaultdict(list)   # node -> distinct boot ids seen
+
+    def run(self):
+        while not self.stop_event.is_set():
+            started = time.monotonic()
+            try:
+                self.sample()
+            except Exception as err:    # pylint: disable=broad-except  # reported by stop()
+                self.errors.append(repr(err))
+            self.stop_event.wait(max(0.0, self.interval - (time.monotonic() - started)))
+
+    def stop(self):
+        self.stop_event.set()
+        self.join(120)
+        assert not self.errors, self.errors
+
+    def _read(self, node):
+        cmd = [os.path.join(self.lab.base, 'ssh'), str(node_number(node)),
+               'cat /proc/sys/kernel/random/boot_id; systemctl is-system-running; cat /proc/drbd']
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, check=False,
+                                  timeout=self.answer_timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        lines = proc.stdout.splitlines()
+        if len(lines) < 2 or not re.match(r'^[0-9a-f-]{36}$', lines[0]):
+            return None
+        return {'boot_id': lines[0], 'state': lines[1].strip(),
+                'drbd': parse_proc_drbd('\n'.join(lines[2:]))}
+
+    def sample(self):
+        nodes = sorted({n for by_node in self.minors.values() for n in by_node})
+        threads, seen = [], {}
+        for node in nodes:
+            thread = threading.Thread(target=lambda n=node: seen.__setitem__(n, self._read(n)))
+            thread.start()
+            threads.append(thread)
+        for thread in threads:
+            thread.join()
+        when = time.time()
+        down = sorted(n for n in nodes if seen[n] is None or seen[n]['state'] == 'stopping')
+        for node in nodes:
+            if seen[node] and seen[node]['boot_id'] not in self.boot_ids[node]:
+                self.boot_ids[node].append(seen[node]['boot_id'])
+        for node in down:
+            for instance, by_node in sorted(self.minors.items()):
+                if node not in by_node:
+                    continue
+                peer = next(n for n in by_node if n != node)
+                device = (seen[peer] or {}).get('drbd', {}).get(by_node[peer]) \
+                    if peer not in down else None
+                if device is None or not device['ds'].startswith('UpToDate/'):
+                    self.violations.append((when, node, instance, peer, device))
+        sample = {'time': when, 'down': down, 'seen': seen}
+        self.samples.append(sample)
+        if self.on_sample:
+            self.on_sample(sample)
+
+    def figures(self):
+        down = [s for s in self.samples if s['down']]
+        return {'samples': len(self.samples), 'with_a_node_down': len(down),
+                'violations': len(self.violations),
+                'seconds': round(self.samples[-1]['time'] - self.samples[0]['time'], 1)
+                if self.samples else 0}

@@ -15,8 +15,11 @@ from ..errors import HtoolsError
 from ..report.records import bad_nodes
 from .rapi import FINAL_JOB_STATUSES, reason_trail
 
-CHECKS = ("nodes_online", "nodes_undrained", "nodes_answer", "instances_running", "no_jobs",
-          "n1")
+# disks_in_sync asks Ganeti for every instance's disk status (a job per
+# instance over RAPI): asked for by name, not run by default
+DEFAULT_CHECKS = ("nodes_online", "nodes_undrained", "nodes_answer", "instances_running",
+                  "no_jobs", "n1")
+CHECKS = DEFAULT_CHECKS + ("disks_in_sync",)
 
 
 class _Selection:          # bad_nodes() wants the nodes of one selection
@@ -24,12 +27,13 @@ class _Selection:          # bad_nodes() wants the nodes of one selection
         self.nodes = nodes
 
 
-def check_health(snapshot, jobs, checks=CHECKS, ignore_nodes=(), ignore_job_reasons=()):
+def check_health(snapshot, jobs, checks=DEFAULT_CHECKS, ignore_nodes=(), ignore_job_reasons=(),
+                 disk_problems=()):
     """{check: {"ok": bool, "problems": [text]}} for the `checks` asked for.
 
     `ignore_nodes` are expected to be offline or drained (a node under
     maintenance); jobs whose reason trail mentions one of `ignore_job_reasons`
-    are one's own.
+    are one's own; `disk_problems` are what live.disks found (disks_in_sync).
     """
     ignored = set(ignore_nodes)
     nodes = [n for n in snapshot.nodes if n["name"] not in ignored]
@@ -45,6 +49,7 @@ def check_health(snapshot, jobs, checks=CHECKS, ignore_nodes=(), ignore_job_reas
         "no_jobs": ["job %s is %s (%s)" % (j["id"], j["status"], _summary(j)) for j in jobs
                     if j.get("status") not in FINAL_JOB_STATUSES
                     and not _ours(j, ignore_job_reasons)],
+        "disks_in_sync": list(disk_problems),
     }
     if "n1" in checks:
         problems["n1"] = _n1(snapshot, ignored)

@@ -240,6 +240,16 @@ class LuxiClient:
         op.setdefault("disks", [])
         return self._one(op, reason, depends)
 
+    def query_instance_data(self, names, reason=None):
+        """Ganeti's live instance data, disk status included: [(instances, job id)],
+        one job for all."""
+        return [(list(names), self.submit_job([{"OP_ID": "OP_INSTANCE_QUERY_DATA",
+                                                "instances": list(names), "static": False}],
+                                              reason))]
+
+    def activate_disks(self, name, reason=None):
+        return self._one({"OP_ID": "OP_INSTANCE_ACTIVATE_DISKS", "instance_name": name}, reason)
+
     def set_node_role(self, node, role, force=False, reason=None):
         flags = _ROLES.get(role)
         if flags is None:

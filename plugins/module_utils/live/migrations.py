@@ -74,13 +74,15 @@ def migrations_away(instances, nodes, targets=None, keep_non_redundant=False):
     return out, staying
 
 
-def migrations_back(instances, node_tags, run_id):
-    """(migrations, tags to drop per node) to bring back what `run_id` took off
-    each node of `node_tags` ({node: its tags}).
+def migrations_back(instances, node_tags, run_id, keep_moved=False):
+    """(migrations, tags to drop per node, staying) to bring back what `run_id`
+    took off each node of `node_tags` ({node: its tags}).
 
     Instances that are home already, or no longer exist, need no migration;
-    their tags are dropped all the same."""
-    out, drop = [], {}
+    their tags are dropped all the same.  A DRBD instance whose secondary is no
+    longer its old node cannot migrate back: an error, or with `keep_moved`
+    (after a full evacuation gave it a new secondary) it stays where it is."""
+    out, drop, staying = [], {}, []
     for node in sorted(node_tags):
         for name in away_instances(node_tags[node], run_id):
             drop.setdefault(node, []).append(away_tag(run_id, name))
@@ -88,12 +90,15 @@ def migrations_back(instances, node_tags, run_id):
             if inst is None or inst["pnode"] == node:
                 continue
             drbd = inst["disk_template"] == "drbd"
+            if drbd and node not in (inst.get("snodes") or []) and keep_moved:
+                staying.append(name)
+                continue
             if drbd and node not in (inst.get("snodes") or []):
                 raise HtoolsError("%s cannot go back to %s: that node is no longer its "
                                   "secondary (it is on %s)" % (name, node, ", ".join(
                                       [inst["pnode"]] + list(inst.get("snodes") or []))))
             out.append(_migration(inst, node, None if drbd else node))
-    return out, drop
+    return out, drop, sorted(staying)
 
 
 def submit(client, move, reason, mode=None):
@@ -104,6 +109,16 @@ def submit(client, move, reason, mode=None):
         return client.migrate_instance(move["instance"], target_node=target, reason=reason,
                                        **extra)
     return client.failover_instance(move["instance"], target_node=target, reason=reason)
+
+
+def describe_failure(moves):
+    """What a run in which some moves failed did: the failed ones named, and
+    only the moves that succeeded counted as done."""
+    failed = [m["instance"] for m in moves if m.get("status") == "failed"]
+    done = [m for m in moves if m.get("status") == "success"]
+    return "%d of %d migration(s) failed (%s); %s" % (
+        len(failed), len(moves), ", ".join(failed),
+        describe(done) if done else "none succeeded")
 
 
 def describe(moves, verb="migrated"):

@@ -318,6 +318,16 @@ class RapiClient:
             body["depends"] = depends
         return self.submit("POST", "/2/instances/%s/replace-disks" % name, body, reason=reason)
 
+    def query_instance_data(self, names, reason=None):
+        """Ganeti's live instance data, disk status included (OpInstanceQueryData):
+        [(instances, job id)] - RAPI takes one instance per job."""
+        return [([name], self.submit("GET", "/2/instances/%s/info" % name, query={"static": 0},
+                                     reason=reason and "%s:%d" % (reason, index)))
+                for index, name in enumerate(names)]
+
+    def activate_disks(self, name, reason=None):
+        return self.submit("PUT", "/2/instances/%s/activate-disks" % name, reason=reason)
+
     def set_node_role(self, node, role, force=False, reason=None):
         return self.submit("PUT", "/2/nodes/%s/role" % node, role,
                            query={"force": int(bool(force))}, reason=reason)

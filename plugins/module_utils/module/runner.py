@@ -21,7 +21,7 @@ from ..errors import HtoolsError
 from ..options import validate
 from ..live.audit import JobAudit
 from ..live.executor import ExecutionError, execute_plan
-from ..live.lock import ClusterLock
+from ..live.lock import ClusterLock, require_lock
 from ..live.plans import check_plan, make_plan, plan_report, plan_result, plan_state
 from ..live.resume import progress
 from ..live.snapshot import Snapshot, drift, fingerprint, model_state
@@ -258,8 +258,11 @@ class HtoolsModule:
         params = self.params
         reason = "ganeti.htools:%s" % plan["plan_id"]
         client.audit = self.audit.for_plan(plan.get("fingerprint"))
-        lock = ClusterLock(client, ttl=params["lock_ttl"], reason=reason,
-                           job_timeout=params["job_timeout"])
+        if params.get("lock_owner"):      # a step of a longer run that holds the lock
+            lock = _BorrowedLock(client, params["lock_owner"])
+        else:
+            lock = ClusterLock(client, ttl=params["lock_ttl"], reason=reason,
+                               job_timeout=params["job_timeout"])
         try:
             lock.acquire(force=params["force_unlock"])
         except HtoolsError as err:
@@ -317,6 +320,22 @@ class HtoolsModule:
                 "could not release the cluster lock %s: %s; it expires by itself after "
                 "lock_ttl, or remove that cluster tag once this run is known to be over"
                 % (tag, to_native(err)))
+
+
+class _BorrowedLock:
+    """The cluster lock of a longer run (lock_owner): only checked to be held by
+    that owner, and left to it."""
+
+    tag = None
+
+    def __init__(self, client, owner):
+        self.client, self.owner = client, owner
+
+    def acquire(self, force=False):  # pylint: disable=unused-argument
+        require_lock(self.client, self.owner)
+
+    def release(self):
+        pass
 
 
 def _module_name(name):

@@ -10,7 +10,7 @@ import random
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.text import load_text
 from ansible_collections.ganeti.htools.plugins.module_utils.live.health import (
-    CHECKS, check_health, describe)
+    DEFAULT_CHECKS, check_health, describe)
 from ansible_collections.ganeti.htools.plugins.module_utils.live.snapshot import Snapshot
 from kit.backend_docs import model_to_rapi
 from kit.paths import EXAMPLE, SPEC_DATA
@@ -38,7 +38,7 @@ def test_every_check_names_its_problems():
              "ops": [{"reason": [["gnt:user", "ganeti.htools:abc:m1:o1"]]}]},
             {"id": 9, "status": "success", "summary": [], "ops": []}]
     results = _run(snap, jobs, ignore_job_reasons=["ganeti.htools:"])
-    assert sorted(results) == sorted(CHECKS)
+    assert sorted(results) == sorted(DEFAULT_CHECKS)
     assert results["nodes_undrained"]["problems"] == ["%s is drained" % node["name"]]
     assert results["nodes_answer"]["problems"] == \
         ["%s does not answer the master (no live data)" % node["name"]]

@@ -9,6 +9,7 @@ import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils.live import lock
+from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import _BorrowedLock
 
 from .test_lock_race import Tags
 
@@ -59,3 +60,15 @@ def test_a_second_tag_of_the_same_owner_is_no_rival():
 def test_unusable_owner_names_are_refused(owner):
     with pytest.raises(HtoolsError, match="lock owner"):
         lock.valid_owner(owner)
+
+
+def test_an_executing_module_given_a_lock_owner_borrows_that_lock():
+    # ganeti_evacuate_group under the rolling_reboot role's lock: checked, never
+    # taken a second time nor released
+    tags = cluster("ganeti.htools:lock:rolling-reboot.r1:990:%d" % 10 ** 10)
+    borrowed = _BorrowedLock(tags, "rolling-reboot.r1")
+    borrowed.acquire(force=True)
+    borrowed.release()
+    assert tags.tags == ["ganeti.htools:lock:rolling-reboot.r1:990:%d" % 10 ** 10]
+    with pytest.raises(HtoolsError, match="lock of rolling-reboot.r2 is not held"):
+        _BorrowedLock(cluster(), "rolling-reboot.r2").acquire()

@@ -113,6 +113,19 @@ def test_tags_and_roles_are_the_opcodes_rapi_builds():
     assert 'priority' not in ops[0]        # no audit priority: Ganeti's default
 
 
+def test_disk_status_is_one_job_for_all_and_activation_one_per_instance():
+    cli, master = client(ok(7), ok(8))
+    assert cli.query_instance_data(['i1', 'i2'], reason='q1') == [(['i1', 'i2'], 7)]
+    assert cli.activate_disks('i2', reason='a1') == 8
+    query, activate = [r['args'][0] for r in master.requests]
+    assert len(query) == 1 and len(activate) == 1
+    assert (query[0]['OP_ID'], query[0]['instances'], query[0]['static']) == \
+        ('OP_INSTANCE_QUERY_DATA', ['i1', 'i2'], False)
+    assert (activate[0]['OP_ID'], activate[0]['instance_name']) == \
+        ('OP_INSTANCE_ACTIVATE_DISKS', 'i2')
+    assert 'q1' in query[0]['reason'][-1][1] and 'a1' in activate[0]['reason'][-1][1]
+
+
 def test_a_refusal_carries_the_masters_message():
     cli, _master = client({'success': False,
                            'result': ['OpPrereqError', ['Instance i9 not known', 'unknown']]})

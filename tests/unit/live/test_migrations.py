@@ -10,7 +10,7 @@ import pytest
 from ansible_collections.ganeti.htools.plugins.module_utils import run_tags
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils.live.migrations import (
-    migrations_away, migrations_back)
+    describe_failure, migrations_away, migrations_back)
 
 
 def inst(name, template, pnode, snodes=(), state="up"):
@@ -62,9 +62,10 @@ def test_back_home_from_the_tags_alone():
     tags = {"n2": [run_tags.away_tag("r1", "d1"), run_tags.away_tag("r1", "s1"),
                    run_tags.away_tag("r1", "home"), run_tags.away_tag("r1", "gone"),
                    run_tags.away_tag("other", "d9"), "reboot"]}
-    moves, drop = migrations_back(cluster(
+    moves, drop, staying = migrations_back(cluster(
         inst("d1", "drbd", "n3", ["n2"]), inst("s1", "sharedfile", "n1"),
         inst("home", "sharedfile", "n2"), inst("d9", "drbd", "n3", ["n2"])), tags, "r1")
+    assert staying == []
     assert [(m["instance"], m["to"], m["target_node"]) for m in moves] \
         == [("d1", "n2", None), ("s1", "n2", "n2")]
     assert drop == {"n2": [run_tags.away_tag("r1", n) for n in ("d1", "gone", "home", "s1")]}
@@ -74,6 +75,23 @@ def test_a_drbd_instance_whose_secondary_changed_cannot_go_back():
     tags = {"n2": [run_tags.away_tag("r1", "d1")]}
     with pytest.raises(HtoolsError, match="d1 cannot go back to n2"):
         migrations_back(cluster(inst("d1", "drbd", "n3", ["n4"])), tags, "r1")
+
+
+def test_after_a_full_evacuation_a_drbd_instance_with_a_new_secondary_stays():
+    tags = {"n2": [run_tags.away_tag("r1", "d1"), run_tags.away_tag("r1", "s1")]}
+    moves, drop, staying = migrations_back(cluster(
+        inst("d1", "drbd", "n3", ["n4"]), inst("s1", "sharedfile", "n1")), tags, "r1",
+        keep_moved=True)
+    assert staying == ["d1"] and [m["instance"] for m in moves] == ["s1"]
+    assert drop == {"n2": [run_tags.away_tag("r1", "d1"), run_tags.away_tag("r1", "s1")]}
+
+
+def test_a_failure_summary_counts_only_what_succeeded():
+    moves = [{"instance": "d1", "from": "n3", "to": "n2", "status": "failed"}]
+    assert describe_failure(moves) == "1 of 1 migration(s) failed (d1); none succeeded"
+    moves.append({"instance": "s1", "from": "n1", "to": "n2", "status": "success"})
+    assert describe_failure(moves) \
+        == "1 of 2 migration(s) failed (d1); 1 instance(s) migrated: s1 n1->n2"
 
 
 def test_run_ids_and_tag_lengths_are_checked():

@@ -151,6 +151,18 @@ def test_node_role_and_tag_bodies():
     assert delete["method"] == "DELETE"
 
 
+def test_disk_status_is_a_job_per_instance_and_activation_a_put():
+    cli, session = client([Reply(200, 11), Reply(200, 12), Reply(200, 13)])
+    assert cli.query_instance_data(["i1", "i2"], reason="q") == [(["i1"], 11), (["i2"], 12)]
+    assert cli.activate_disks("i2", reason="a") == 13
+    first, second, activate = session.calls
+    assert (first["method"], first["url"].rsplit("/2/", 1)[1]) == ("GET", "instances/i1/info")
+    assert first["params"] == {"static": 0, "reason": "q:0"}
+    assert second["params"]["reason"] == "q:1"          # unique per submission
+    assert (activate["method"], activate["url"].rsplit("/2/", 1)[1], activate["data"]) == \
+        ("PUT", "instances/i2/activate-disks", None)
+
+
 def test_the_audit_names_the_run_in_the_reason_and_sets_the_priority():
     cli, session = client([Reply(200, 7), Reply(200, 8)])
     cli.audit = audit.JobAudit("ganeti_balance", "AWX 42", "low").for_plan("sha256:f00")

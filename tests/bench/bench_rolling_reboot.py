@@ -1,0 +1,104 @@
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Benchmark: the rolling_reboot role with a wave's nodes down together against
+one node at a time, on the namespace lab, in the same run.
+
+The lab's "reboot" (tests/lab/reboot-node.sh through tests/lab/hooks) stops a
+node's Ganeti daemons, sleeps a fixed time (--reboot-seconds, default 60) and
+starts them again.  The instances are spread first (ganeti_balance), so that
+every wave moves instances away and back; the master is left out
+(rolling_reboot_skip_master: its failover is not a reboot).  Prints the waves,
+both wall times, their ratio, the slowest reboot and the bar:
+concurrent >= 2.5x faster, and the concurrent roll within
+waves x slowest reboot + 20 %.
+
+    sudo GNTLAB_NS=h4-lab GNTLAB_BASE=/tmp/h4-lab GNTLAB_RAPI_PORT=5570 tests/lab/up.sh 8
+    sudo GNTLAB_NS=h4-lab GNTLAB_BASE=/tmp/h4-lab GNTLAB_RAPI_PORT=5570 \\
+        .venv/bin/python tests/bench/bench_rolling_reboot.py --nodes 8 --reboot-seconds 60
+
+This is a measurement script, not a test: nothing here is timed by pytest.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))      # tests/: the kit
+
+from kit.ansible_cli import tool  # noqa: E402
+from kit.lab import Lab, lab_settings, read_env_file  # noqa: E402
+from kit.paths import LAB_DIR  # noqa: E402
+
+PLAYBOOK = os.path.join(os.path.dirname(HERE), 'integration', 'files', 'rolling_reboot.yml')
+
+
+def spread(lab, workdir):
+    lab.reset()
+    status, _result, output = lab.run_module(workdir, 'ganeti_balance', {})
+    if status != 'CHANGED':
+        raise SystemExit('ganeti_balance did not spread the instances:\n' + output)
+    return lab.placement()
+
+
+def roll(lab, workdir, reboot_seconds, run_id, **role_vars):
+    """One run of the role; (wall seconds, report)."""
+    report_file = os.path.join(workdir, 'report-%s.json' % run_id)
+    env = lab.env(GNTLAB_NS=lab.ns, GNTLAB_BASE=lab.base, GNTLAB_SCRIPTS=LAB_DIR,
+                  GNTLAB_REBOOT_SECONDS=str(reboot_seconds), GNTLAB_REBOOT_NEVER='',
+                  ROLLING_REBOOT_REPORT=report_file)
+    role_vars.update(rolling_reboot_run_id=run_id, rolling_reboot_skip_master=True,
+                     rolling_reboot_reboot_timeout=reboot_seconds * 5)
+    start = time.monotonic()
+    proc = subprocess.run([tool('ansible-playbook'), PLAYBOOK, '-e', json.dumps(role_vars)],
+                          cwd=workdir, env=env, capture_output=True, text=True, check=False)
+    wall = time.monotonic() - start
+    if proc.returncode != 0:
+        raise SystemExit('the roll %s failed:\n%s' % (run_id, (proc.stdout + proc.stderr)[-4000:]))
+    with open(report_file, encoding='utf-8') as handle:
+        return wall, json.load(handle)
+
+
+def describe(name, wall, report):
+    reboots = [r for wave in report['waves'] for r in wave['reboots']]
+    slowest = max(r['up_at'] - r['down_at'] for r in reboots)
+    print('%-13s %7.1f s  %d wave(s): %s' % (name, wall, len(report['waves']), ' | '.join(
+        '+'.join(w['nodes']) for w in report['waves'])))
+    print('%-13s slowest reboot %.1f s; per wave: %s' % ('', slowest, ', '.join(
+        '%.0f s' % w['seconds'] for w in report['waves'])))
+    return slowest
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--nodes', type=int, default=8)
+    parser.add_argument('--reboot-seconds', type=int, default=60)
+    args = parser.parse_args()
+    lab = Lab(read_env_file(os.path.join(lab_settings()['GNTLAB_BASE'], 'lab.env')))
+    if lab.nodes_count != args.nodes:
+        raise SystemExit('the lab has %d nodes, not %d' % (lab.nodes_count, args.nodes))
+    with tempfile.TemporaryDirectory(prefix='bench-roll-') as workdir:
+        placement = spread(lab, workdir)
+        together = roll(lab, workdir, args.reboot_seconds, 'bench-together')
+        if lab.placement() != placement:
+            raise SystemExit('the instances did not come back home')
+        spread(lab, workdir)
+        single = roll(lab, workdir, args.reboot_seconds, 'bench-single',
+                      rolling_reboot_wave_concurrency=1)
+    print('nodes %d (the master left out), reboot %d s, %d instances'
+          % (args.nodes, args.reboot_seconds, len(placement)))
+    slowest = describe('whole wave', *together)
+    describe('one at a time', *single)
+    ratio = single[0] / together[0]
+    bound = len(together[1]['waves']) * slowest * 1.2
+    print('ratio %.2fx (bar >= 2.5x: %s); whole-wave roll %.1f s, bound waves x slowest x 1.2 '
+          '= %.1f s (%s)' % (ratio, 'met' if ratio >= 2.5 else 'MISSED', together[0], bound,
+                             'met' if together[0] <= bound else 'MISSED'))
+
+
+if __name__ == '__main__':
+    main()
