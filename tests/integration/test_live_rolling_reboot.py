@@ -273,14 +273,17 @@ def test_a_node_that_does_not_come_back_stops_the_run_drained(fresh, tmp_path):
         _untag(lab)
 
 
-def _kill_when(proc, ready, timeout=300):
+def _kill_when(proc, ready, timeout=1500):
     deadline = time.monotonic() + timeout
-    while not ready():
-        assert proc.poll() is None, 'the run ended before the kill point'
-        assert time.monotonic() < deadline, 'the kill point was never reached'
-        time.sleep(0.3)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=30)
+    try:
+        while not ready():
+            assert proc.poll() is None, 'the run ended before the kill point'
+            assert time.monotonic() < deadline, 'the kill point was never reached'
+            time.sleep(0.3)
+    finally:        # the kill -9 of the controller, also when the test gives up
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
 
 
 def _resume_after_kill(lab, tmp_path, run_id, ready, reboot_seconds):
