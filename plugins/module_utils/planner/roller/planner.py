@@ -18,6 +18,7 @@ from ...report.summary import reboot_summary
 from ...report.usage import usage_state
 from ..base import Planner
 from .colouring import smallest_colouring
+from .down import wave_down
 from .errors import NO_GRAPH, NO_ROOM_NONREDUNDANT, RollerError
 from .evacuation import migrate_off, partition_secondaries
 from .graph import build_graph
@@ -110,21 +111,27 @@ def run_progress(data, run_id):
     return found
 
 
-# Waves whose instance moves the HTML report charts: enough to see the pattern,
+# Waves the HTML report charts while they are down: enough to see the pattern,
 # few enough that a plan of hundreds of waves stays small.
 USAGE_WAVES_SHOWN = 6
 
 
-def _node_usage(data, ordered, moving_waves, group_idx):
-    """The nodes (of the planned group) as loaded, and after the instance moves of
-    the first waves that move instances (the others leave usage as it was), for
-    the HTML report.  The node migrations of a wave (migrate_primaries) are not
-    applied: hroller does not check they fit, so neither state would be sure."""
-    members = [n.idx for n in data.nodes if group_idx is None or n.group == group_idx]
-    states = [usage_state("before", [data.nodes[k] for k in members])]
-    for number in moving_waves[:USAGE_WAVES_SHOWN]:
-        state = ordered[number - 1][1]
-        states.append(usage_state("wave %d" % number, [state.node(k) for k in members]))
+def _charted(waves):
+    """The waves whose state during the reboot the report draws: those that do
+    not fit first, then the first others, in wave order."""
+    failing = [w["wave"] for w in waves if not w["down"]["fits"]]
+    rest = [w["wave"] for w in waves if w["down"]["fits"]]
+    return sorted((failing + rest)[:USAGE_WAVES_SHOWN])
+
+
+def _node_usage(data, group_idx, during):
+    """The nodes (of the planned group) as loaded, and while each charted wave is
+    down (its nodes rebooting, their instances where the wave puts them), for
+    the HTML report."""
+    members = [n for n in data.nodes if group_idx is None or n.group == group_idx]
+    states = [usage_state("before", members)]
+    for number in sorted(during):
+        states.append({"state": "wave %d" % number, "nodes": during[number]})
     return states
 
 
@@ -132,6 +139,7 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
     migrate = opts["full_evacuation"] or not opts["offline_maintenance"]
     moves, jobsets, waves = [], [], []
     master_wave = None
+    during = {}
     for number, (members, state) in enumerate(ordered, start=1):
         if master is not None and master in members:
             master_wave = number
@@ -155,6 +163,10 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
             "migrate_primaries": migrate,
             "evacuate": [{"node": data.nodes[n].name, "moves": leaving[n]} for n in members],
         })
+        waves[-1]["down"], during[number] = wave_down(data, number, members, state, migrate,
+                                                       group_idx)
+    shown = set(_charted(waves))
+    during = {k: v for k, v in during.items() if k in shown}
     # The placements --diff shows: before the plan, and after each instance's last move.
     before, after = {}, {}
     for move in moves:
@@ -173,8 +185,7 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
         "warnings": warnings + list(data.warnings),
         "changed": False,
         "run": run or None,
-        "node_usage": _node_usage(data, ordered, [w["wave"] for w in waves if w["moves"]],
-                                  group_idx),
+        "node_usage": _node_usage(data, group_idx, during),
     }
     report["summary"] = reboot_summary(report)
     return report
