@@ -25,6 +25,7 @@ description:
 author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
+  - ganeti.htools.data_source.live_only
   - ganeti.htools.rapi
 options:
   checks:
@@ -76,7 +77,7 @@ EXAMPLES = r'''
 
 RETURN = r'''
 healthy:
-  description: Whether every check passed.
+  description: Whether every check passed; null in a preview from O(data_file), which checks nothing.
   returned: always
   type: bool
 checks:
@@ -102,7 +103,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.rapi(),
+        argspecs.live_only(),
         checks=dict(type="list", elements="str", choices=list(CHECKS), default=list(CHECKS)),
         ignore_nodes=dict(type="list", elements="str", default=[]),
         ignore_job_reasons=dict(type="list", elements="str", default=[]),
@@ -110,7 +111,12 @@ def main():
     )
     module = HtoolsModule(argument_spec, needs=("numpy",))
     params = module.params
-    client = module.client()
+    client, preview = module.live_only_client()
+    if preview:
+        module.ansible.exit_json(
+            changed=False, checks={}, healthy=None,
+            summary="not checked: data_file is a saved cluster and the checks (%s) read the "
+                    "live one; without check mode they run there" % ", ".join(params["checks"]))
     try:
         snapshot = Snapshot.read(client)
         jobs = client.jobs() if "no_jobs" in params["checks"] else []

@@ -146,6 +146,15 @@ options:
         nothing is planned - that wave is finished first. When no node is left, the
         plan is empty instead of an error.
     type: str
+  wave_targets:
+    description:
+      - Judge one wave instead of planning - exactly the nodes of O(nodes) down together,
+        their DRBD primaries on their secondaries and their other primaries on these targets
+        (instance name to node name; an instance without one is stopped), as the
+        C(ganeti.htools.rolling_reboot) role runs a wave. Not an C(hroller) option.
+      - The result is that of a plan with this one wave - its moves and RV(waves[].down),
+        the verdict the role's capacity pre-flight stops on.
+    type: dict
 attributes:
   check_mode:
     description: Returns the plan; nothing is ever executed, in either mode.

@@ -80,6 +80,8 @@ def plan_reboots(data, opts):
         for node in data.nodes:
             if node.name in names and node.drained and node.t_mem > 0:
                 node.offline = False
+    if flags["wave_targets"] is not None:
+        return _judged_wave(data, names, flags, master, warnings, run, group_idx)
     try:
         selected = selected_nodes(data, group_idx, flags["node_tags"],
                                   flags["skip_non_redundant"], names, exclude)
@@ -101,6 +103,33 @@ def plan_reboots(data, opts):
         ordered = ordered[:1]
     text = report_lines([([data.nodes[n].name for n in members], printed_moves(data, state))
                          for members, state in ordered], flags["one_step_only"])
+    return _report(data, ordered, master, text, warnings, flags, run, group_idx)
+
+
+def _judged_wave(data, names, flags, master, warnings, run, group_idx):
+    """The report of one wave as the role runs it: exactly the nodes `names` down
+    together, the non-redundant instances on them moved to `wave_targets`
+    (instance -> node) and the others stopped - judged, not planned."""
+    if not names:
+        raise RollerError("wave_targets needs the wave's nodes in nodes")
+    by_name = {n.name: n.idx for n in data.nodes}
+    unknown = sorted(set(names) - set(by_name))
+    if unknown:
+        raise RollerError("unknown node(s) selected: %s" % ", ".join(unknown))
+    members = [by_name[n] for n in names]
+    state = State(data.nodes, data.instances)
+    instances = {i.name: i.idx for i in data.instances}
+    for inst_name, target in sorted(flags["wave_targets"].items()):
+        idx, node = instances.get(inst_name), by_name.get(target)
+        if idx is None or node is None:
+            raise RollerError("wave_targets: %s" % (
+                "unknown instance %s" % inst_name if idx is None else
+                "unknown target node %s of %s" % (target, inst_name)))
+        if data.instances[idx].pnode in members and data.instances[idx].template != "drbd":
+            state.inst_for_update(idx).pnode = node
+            state.record(("move", idx, node))
+    ordered = [(members, state)]
+    text = report_lines([(list(names), printed_moves(data, state))], False)
     return _report(data, ordered, master, text, warnings, flags, run, group_idx)
 
 
