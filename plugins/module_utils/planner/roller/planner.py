@@ -192,8 +192,8 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
             "migrate_primaries": migrate,
             "evacuate": [{"node": data.nodes[n].name, "moves": leaving[n]} for n in members],
         })
-        waves[-1]["down"], during[number] = wave_down(data, number, members, state, migrate,
-                                                       group_idx)
+        down, during[number] = wave_down(data, number, members, state, migrate, group_idx)
+        waves[-1]["down"] = down
     shown = set(_charted(waves))
     during = {k: v for k, v in during.items() if k in shown}
     # The placements --diff shows: before the plan, and after each instance's last move.

@@ -79,8 +79,8 @@ def move_note(data, inst, kind, new_p, new_s):
                 "ignore_non_redundant: it stops with its node)" % (_gib(inst.dsk), target))
     if kind == FAILOVER_TO_ANY:
         return "migrates to %s (shared storage, nothing copied); it %s" % (target, running)
-    copy = "its %s of disks are copied to the new secondary %s" % (_gib(inst.dsk),
-                                                                  _name(data, new_s))
+    copy = "its %s of disks are copied to the new secondary %s" % (
+        _gib(inst.dsk), _name(data, new_s))
     if kind == FAILOVER_AND_REPLACE:
         return "migrates to its secondary %s, then %s" % (target, copy)
     return "stays on %s; %s" % (target, copy)
