@@ -35,12 +35,18 @@ class _Figures:
         self.mem_free = node.unallocated_mem()
         self.disk_free = node.f_dsk
         self.unit_free = node.unit_free
-        self.peers = dict(node.peers)
+        self.peers = {}         # the changes to node.peers (memory reserved per primary node)
         self.mem_in = []        # (instance, MiB) starting to run here, in instance order
         self.disk_in = []       # instances whose disk is created here
 
+    def reserved(self, down):
+        """{peer: MiB reserved for it} during the wave, up peers only."""
+        loaded, changed = self.node.peers, self.peers
+        return {p: loaded.get(p, 0) + changed.get(p, 0)
+                for p in set(loaded).union(changed) if p not in down}
+
     def r_mem(self, down):
-        return max((m for p, m in self.peers.items() if p not in down and m > 0), default=0)
+        return max((m for m in self.reserved(down).values() if m > 0), default=0)
 
 
 def _during(inst, moved, down, migrate):
@@ -63,27 +69,33 @@ def _sec_mem(inst):
     return inst.mem if inst.uses_sec_mem and not inst.forthcoming else 0
 
 
-def _apply(figures, inst, before, after):
-    """Move one instance's load from its loaded placement to its wave placement."""
+def _apply(fig_of, inst, before, after):
+    """Move one instance's load from its loaded placement to its wave placement;
+    `fig_of(node)` is that up node's figures, or None."""
     (p0, s0, run0), (p1, s1, run1) = before, after
     mem = inst.mem
-    if run0 and p0 in figures and (p1 != p0 or not run1):
-        figures[p0].mem_free += mem
-    if run1 and p1 in figures and (p1 != p0 or not run0):
-        figures[p1].mem_free -= mem
-        figures[p1].mem_in.append((inst, mem))
+    if run0 and (p1 != p0 or not run1):
+        fig = fig_of(p0)
+        if fig is not None:
+            fig.mem_free += mem
+    if run1 and (p1 != p0 or not run0):
+        fig = fig_of(p1)
+        if fig is not None:
+            fig.mem_free -= mem
+            fig.mem_in.append((inst, mem))
     if inst.template == "drbd":
         need = _sec_mem(inst)
-        if s0 in figures and need:
-            fig = figures[s0]
-            fig.peers[p0] = fig.peers.get(p0, 0) - need
-        if s1 in figures and need:
-            fig = figures[s1]
-            fig.peers[p1] = fig.peers.get(p1, 0) + need
-        if s1 in figures and s1 not in (p0, s0) and not inst.forthcoming:
-            figures[s1].disk_in.append(inst)     # a new secondary: its disks are made there
-    elif inst.uses_local_storage and p1 in figures and p1 != p0 and not inst.forthcoming:
-        figures[p1].disk_in.append(inst)
+        old, new = fig_of(s0), fig_of(s1)
+        if old is not None and need:
+            old.peers[p0] = old.peers.get(p0, 0) - need
+        if new is not None and need:
+            new.peers[p1] = new.peers.get(p1, 0) + need
+        if new is not None and s1 not in (p0, s0) and not inst.forthcoming:
+            new.disk_in.append(inst)      # a new secondary: its disks are made there
+    elif inst.uses_local_storage and p1 != p0 and not inst.forthcoming:
+        fig = fig_of(p1)
+        if fig is not None:
+            fig.disk_in.append(inst)
 
 
 def _problem(number, inst, node, resource, needed, free, text):
@@ -145,16 +157,17 @@ def _disk_problem(number, fig):
     return None
 
 
-def _n1_problem(number, fig, down, names):
+def _n1_problem(number, fig, down, nodes):
     r_mem = fig.r_mem(down)
     if r_mem <= 0 or fig.mem_free > r_mem:
         return None
-    peer = max((p for p in fig.peers if p not in down), key=lambda p: fig.peers[p])
+    reserved = fig.reserved(down)
+    peer = max(reserved, key=lambda p: reserved[p])
     room = ("which has %d MiB free" % fig.mem_free if fig.mem_free > 0
             else "which is over capacity itself")
     return _problem(number, None, fig.node, "n+1", r_mem, max(fig.mem_free, 0), (
         "%s fails N+1 while the wave is down: should %s fail, its instances need %d MiB of "
-        "memory on %s, %s" % (fig.node.name, names[peer], r_mem, fig.node.name, room)))
+        "memory on %s, %s" % (fig.node.name, nodes[peer].name, r_mem, fig.node.name, room)))
 
 
 def _usage(fig, down_node=None):
@@ -173,32 +186,62 @@ def _usage(fig, down_node=None):
     return record
 
 
-def wave_down(data, number, members, state, migrate, group_idx=None):
-    """(the wave's `down` verdict, usage records of the group's nodes during the wave).
+def failing_n1(data):
+    """The online nodes failing N+1 as loaded, by the rule used while a wave is
+    down: computed once per plan, for the nodes a wave leaves untouched."""
+    return {n.idx for n in data.nodes if not n.offline and n.r_mem > 0
+            and n.unallocated_mem() <= n.r_mem}
+
+
+class _UpNodes:
+    """The figures of the up nodes of the wave's groups, made when first needed."""
+
+    def __init__(self, data, down, groups):
+        self.data, self.down, self.groups, self.figures = data, down, groups, {}
+        self.others = set(down)         # the nodes known to have no figures
+        self.others.add(NO_NODE)
+
+    def __call__(self, idx):
+        fig = self.figures.get(idx)
+        if fig is None and idx not in self.others:
+            node = self.data.nodes[idx]
+            if node.offline or node.group not in self.groups:
+                self.others.add(idx)
+            else:
+                fig = self.figures[idx] = _Figures(node)
+        return fig
+
+
+def wave_down(data, number, members, state, migrate, group_idx=None, base_failing=None,
+              with_usage=False):
+    """(the wave's `down` verdict, usage records of the group's nodes during the wave,
+    or None without `with_usage`).
 
     `members` are the wave's node slots, `state` hroller's state of the wave
-    (its moves), `migrate` whether DRBD primaries are migrated off."""
+    (its moves), `migrate` whether DRBD primaries are migrated off;
+    `base_failing` is failing_n1(data), given to save recomputing it."""
     down = set(members)
-    groups = {data.nodes[n].group for n in members}
-    figures = {n.idx: _Figures(n) for n in data.nodes
-               if n.idx not in down and not n.offline and n.group in groups}
-    counts = {k: [0, 0, 0] for k in figures}        # primaries, secondaries, vcpus change
+    up = _UpNodes(data, down, {data.nodes[n].group for n in members})
+    counts = {}         # node: [primaries, secondaries, vcpus] change
     stopped = []
     for idx in _affected(data, members, state):
         inst = data.instances[idx]
         before = (inst.pnode, inst.snode, inst.uses_memory)
         after = _during(inst, state.inst(idx), down, migrate)
-        _apply(figures, inst, before, after)
-        _count(counts, inst, before, after)
+        _apply(up, inst, before, after)
+        if with_usage:
+            _count(counts, inst, before, after)
         if before[2] and not after[2]:
             stopped.append(inst.name)
-    names = {n.idx: n.name for n in data.nodes}
+    # a node the wave does not touch keeps its loaded N+1 state
+    for idx in failing_n1(data) if base_failing is None else base_failing:
+        up(idx)
     problems, over, failing = [], [], []
-    for k in sorted(figures):
-        fig = figures[k]
+    for k in sorted(up.figures):
+        fig = up.figures[k]
         found = [p for p in (_memory_problem(number, fig), _disk_problem(number, fig))
                  if p is not None]
-        n1 = _n1_problem(number, fig, down, names)
+        n1 = _n1_problem(number, fig, down, data.nodes)
         if found:
             over.append(fig.node.name)
         if n1 is not None:
@@ -209,32 +252,36 @@ def wave_down(data, number, members, state, migrate, group_idx=None):
     verdict = {"fits": not problems, "problems": problems, "over_capacity": over,
                "n1_failing": failing, "stopped": stopped,
                "summary": _summary(number, problems, over, failing, stopped)}
-    return verdict, _usage_records(data, figures, counts, down, group_idx, over, failing)
+    if not with_usage:
+        return verdict, None
+    return verdict, _usage_records(data, up, counts, group_idx, over, failing)
 
 
 def _count(counts, inst, before, after):
-    (p0, s0, run0), (p1, s1, _run1) = before, after
+    (p0, s0, _run0), (p1, s1, _run1) = before, after
+
+    def change(node, pos, amount):
+        if node != NO_NODE:
+            counts.setdefault(node, [0, 0, 0])[pos] += amount
+
     for node, pos, sign in ((p0, 0, -1), (p1, 0, 1), (s0, 1, -1), (s1, 1, 1)):
-        if node in counts and node != NO_NODE:
-            counts[node][pos] += sign
-    if inst.not_offline:
-        if p0 in counts and p0 != p1:
-            counts[p0][2] -= inst.vcpus
-        if p1 in counts and p0 != p1:
-            counts[p1][2] += inst.vcpus
+        change(node, pos, sign)
+    if inst.not_offline and p0 != p1:
+        change(p0, 2, -inst.vcpus)
+        change(p1, 2, inst.vcpus)
 
 
-def _usage_records(data, figures, counts, down, group_idx, over, failing):
+def _usage_records(data, up, counts, group_idx, over, failing):
     over, failing = set(over), set(failing)
     records = []
     for node in data.nodes:
         if group_idx is not None and node.group != group_idx:
             continue
-        if node.idx in down:
+        if node.idx in up.down:
             records.append(_usage(None, node))
-        elif node.idx in figures:
-            record = _usage(figures[node.idx])
-            change = counts[node.idx]
+        elif up(node.idx) is not None:
+            record = _usage(up(node.idx))
+            change = counts.get(node.idx, (0, 0, 0))
             record["primaries"] += change[0]
             record["secondaries"] += change[1]
             record["vcpus"] += change[2]

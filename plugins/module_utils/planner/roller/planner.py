@@ -18,7 +18,7 @@ from ...report.summary import reboot_summary
 from ...report.usage import usage_state
 from ..base import Planner
 from .colouring import smallest_colouring
-from .down import wave_down
+from .down import failing_n1, wave_down
 from .errors import NO_GRAPH, NO_ROOM_NONREDUNDANT, RollerError
 from .evacuation import migrate_off, partition_secondaries
 from .graph import build_graph
@@ -169,6 +169,7 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
     moves, jobsets, waves = [], [], []
     master_wave = None
     during = {}
+    base_failing = failing_n1(data)
     for number, (members, state) in enumerate(ordered, start=1):
         if master is not None and master in members:
             master_wave = number
@@ -192,10 +193,13 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
             "migrate_primaries": migrate,
             "evacuate": [{"node": data.nodes[n].name, "moves": leaving[n]} for n in members],
         })
-        down, during[number] = wave_down(data, number, members, state, migrate, group_idx)
-        waves[-1]["down"] = down
-    shown = set(_charted(waves))
-    during = {k: v for k, v in during.items() if k in shown}
+        waves[-1]["down"], _usage = wave_down(data, number, members, state, migrate,
+                                              base_failing=base_failing)
+    # the charted waves again, with every node's usage while they are down
+    for number in _charted(waves):
+        members, state = ordered[number - 1]
+        during[number] = wave_down(data, number, members, state, migrate, group_idx,
+                                   base_failing, with_usage=True)[1]
     # The placements --diff shows: before the plan, and after each instance's last move.
     before, after = {}, {}
     for move in moves:
