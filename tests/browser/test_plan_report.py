@@ -186,10 +186,10 @@ def test_the_reboot_report_shows_each_wave_while_its_nodes_are_down(reboot_page)
     memory bar then passes 100 %, drawn longer than the axis's 100 % tick, in red."""
     result = reboot_page.result
     mem = reboot_page.locator('svg.chart.usage[data-metric="mem"]')
-    bar = mem.locator('g.bar[data-state="wave 1"][data-node="node1.example.com"]')
-    assert 109 <= float(bar.get_attribute('data-value')) < 112
-    assert bar.locator('rect').first.get_attribute('stroke') == '#dc2626'
-    assert 'over capacity' in bar.locator('title').text_content()
+    node1 = mem.locator('g.bar[data-state="wave 1"][data-node="node1.example.com"]')
+    assert 109 <= float(node1.get_attribute('data-value')) < 112
+    assert node1.locator('rect').first.get_attribute('stroke') == '#dc2626'
+    assert 'over capacity' in node1.locator('title').text_content()
     label = mem.locator('text.node[data-node="node1.example.com"]')
     assert 'n1' in label.get_attribute('class')
     # dashed: the wave's own nodes, down
