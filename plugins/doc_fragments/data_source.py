@@ -109,3 +109,18 @@ options:
     type: int
     default: 4096
 '''
+
+    # Modules that act on a live cluster: data_file only for a preview in check mode.
+    LIVE_ONLY = r'''
+options:
+  data_file:
+    description:
+      - Saved cluster data (any format O(ganeti.htools.ganeti_cluster_info#module:data_file)
+        takes), accepted so that one C(module_defaults) for the action group
+        C(group/ganeti.htools.ganeti) serves every module of the collection.
+      - This module acts on a live cluster. With O(data_file) it only previews, in
+        check mode - it reads the saved cluster where it can and says what it would do on
+        the live one, changing nothing. Without check mode it refuses, and names the
+        connection options it needs instead (O(luxi_socket) or O(rapi_url)).
+    type: path
+'''

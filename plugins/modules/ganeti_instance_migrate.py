@@ -30,6 +30,7 @@ description:
 author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
+  - ganeti.htools.data_source.live_only
   - ganeti.htools.rapi
   - ganeti.htools.jobs
   - ganeti.htools.lock_owner
@@ -141,6 +142,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.errors import Htools
 from ansible_collections.ganeti.htools.plugins.module_utils import run_tags
 from ansible_collections.ganeti.htools.plugins.module_utils.live import migrations
 from ansible_collections.ganeti.htools.plugins.module_utils.live.lock import require_lock
+from ansible_collections.ganeti.htools.plugins.module_utils.live.preview import SavedCluster
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
 
@@ -189,9 +191,11 @@ def away(module, client):
                                              else "migrated")}
     if not moves:
         return result
-    require_lock(client, params["lock_owner"])
     if module.ansible.check_mode:
+        if not isinstance(client, SavedCluster):    # a saved cluster holds no run's lock
+            require_lock(client, params["lock_owner"])
         return result
+    require_lock(client, params["lock_owner"])
     if params["run_id"]:      # remember first: a run interrupted later still knows
         by_node = {}
         for move in moves:
@@ -229,9 +233,11 @@ def back(module, client):
                                              else "migrated back")}
     if not result["changed"]:
         return result
-    require_lock(client, params["lock_owner"])
     if module.ansible.check_mode:
+        if not isinstance(client, SavedCluster):
+            require_lock(client, params["lock_owner"])
         return result
+    require_lock(client, params["lock_owner"])
     failed = _run_all(client, moves, params)
     # forget only the instances that are home now
     stuck = {run_tags.away_tag(params["run_id"], m["instance"]) for m, _error in failed}
@@ -248,7 +254,7 @@ def back(module, client):
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.rapi(), argspecs.jobs(),
+        argspecs.live_only(), argspecs.jobs(),
         away_from=dict(type="list", elements="str"),
         targets=dict(type="dict", default={}),
         keep_non_redundant=dict(type="bool", default=False),
@@ -261,13 +267,15 @@ def main():
     )
     module = HtoolsModule(argument_spec, mutually_exclusive=[("away_from", "back_to")],
                           required_one_of=[("away_from", "back_to")])
-    client = module.client()
+    client, preview = module.live_only_client()
     try:
         if module.params["run_id"] is not None:
             run_tags.valid_run_id(module.params["run_id"])
         result = (away if module.params["away_from"] is not None else back)(module, client)
     except HtoolsError as err:
         module.fail(err, summary="nothing migrated: %s" % err)
+    if preview:
+        result["summary"] += " (a preview from data_file: the saved cluster's instances)"
     module.ansible.exit_json(**result)
 
 

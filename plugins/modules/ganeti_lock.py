@@ -27,6 +27,7 @@ description:
 author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
+  - ganeti.htools.data_source.live_only
   - ganeti.htools.rapi
   - ganeti.htools.jobs
 options:
@@ -119,6 +120,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.module import argspe
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
 
 REASON = "ganeti.htools:ganeti_lock"
+PREVIEW = " (a preview from data_file: the live cluster's locks were not seen)"
 
 
 def _own_tags(client, owner):
@@ -162,7 +164,7 @@ def give_back(module, client, owner):
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.rapi(), argspecs.jobs(),
+        argspecs.live_only(), argspecs.jobs(),
         owner=dict(type="str", required=True),
         state=dict(type="str", choices=["present", "absent"], default="present"),
         ttl=dict(type="int", default=7200),
@@ -175,9 +177,11 @@ def main():
         owner = cluster_lock.valid_owner(params["owner"])
         if params["ttl"] < 60:
             raise HtoolsError("ttl must be at least 60 seconds, got %d" % params["ttl"])
-        client = module.client()
+        client, preview = module.live_only_client()
         step = take if params["state"] == "present" else give_back
         result = step(module, client, owner)
+        if preview:
+            result["summary"] += PREVIEW
     except HtoolsError as err:
         module.fail(err, summary="lock not changed: %s" % err)
     result["owner"] = owner

@@ -25,6 +25,7 @@ description:
 author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
+  - ganeti.htools.data_source.live_only
   - ganeti.htools.rapi
   - ganeti.htools.jobs
   - ganeti.htools.lock_owner
@@ -136,14 +137,14 @@ from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import
 REASON = "ganeti.htools:ganeti_node"
 
 
-def run(module, client):
+def run(module, client, preview=False):
     params = module.params
     before = node_view(client.node(params["name"]))
     wanted = {flag: params[flag] for flag in ("drained", "offline", "master_candidate")}
     flags, add, remove = node_changes(before, wanted, params["add_tags"], params["remove_tags"])
     result = {"before": before, "node": expected_view(before, flags, add, remove), "jobs": [],
               "changed": bool(flags or add or remove)}
-    if result["changed"]:
+    if result["changed"] and not preview:     # a saved cluster holds no run's lock
         require_lock(client, params["lock_owner"])
     if module.ansible.check_mode:
         return result
@@ -169,7 +170,7 @@ def run(module, client):
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.rapi(), argspecs.jobs(),
+        argspecs.live_only(), argspecs.jobs(),
         name=dict(type="str", required=True),
         drained=dict(type="bool"),
         offline=dict(type="bool"),
@@ -183,12 +184,14 @@ def main():
         lock_owner=dict(type="str"),
     )
     module = HtoolsModule(argument_spec)
-    client = module.client()
+    client, preview = module.live_only_client()
     try:
-        result = run(module, client)
+        result = run(module, client, preview)
     except HtoolsError as err:
         module.fail(err)
     result["summary"] = describe(result["before"], result["node"])
+    if preview:
+        result["summary"] += " (a preview from data_file: the live node was not read)"
     module.ansible.exit_json(**result)
 
 

@@ -146,6 +146,15 @@ options:
         nothing is planned - that wave is finished first. When no node is left, the
         plan is empty instead of an error.
     type: str
+  wave_targets:
+    description:
+      - Judge one wave instead of planning - exactly the nodes of O(nodes) down together,
+        their DRBD primaries on their secondaries and their other primaries on these targets
+        (instance name to node name; an instance without one is stopped), as the
+        C(ganeti.htools.rolling_reboot) role runs a wave. Not an C(hroller) option.
+      - The result is that of a plan with this one wave - its moves and RV(waves[].down),
+        the verdict the role's capacity pre-flight stops on.
+    type: dict
 attributes:
   check_mode:
     description: Returns the plan; nothing is ever executed, in either mode.
@@ -242,6 +251,39 @@ waves:
           an instance (or a DRBD secondary, with O(full_evacuation)) off that node.
       type: list
       elements: dict
+    down:
+      description:
+        - The cluster while the wave's nodes are down - their DRBD primaries on their
+          secondaries (when RV(waves[].migrate_primaries)), the non-redundant instances
+          the wave moves on their targets, the others stopped, with O(full_evacuation)
+          the new secondaries made - and whether the rest of the wave's node groups
+          holds it. C(hroller) checks none of this.
+        - A node is over capacity when what moves there leaves no unallocated memory or
+          no free disk (or storage unit), the hard limits of C(hbal)'s moves; it fails
+          N+1 when its unallocated memory does not exceed what the instances of its
+          largest up peer need (C(hbal)'s rule while balancing).
+        - C(fits) is true when there is no problem at all. C(problems) lists, per node,
+          the first instance that does not fit into its memory or disk (with the
+          totals C(needed_mib) moving there and C(free_mib) there before), then each
+          N+1 failure (C(instance) null; C(needed_mib) what the largest peer needs,
+          C(free_mib) the node's free memory); C(resource) is C(memory), C(disk) or
+          C(n+1); C(text) says it in one line naming the instance, node and shortage.
+        - C(over_capacity) and C(n1_failing) name the nodes, C(stopped) the instances
+          that do not run while the wave is down, C(summary) the verdict in one line.
+      type: dict
+      sample:
+        fits: false
+        problems:
+          - instance: db03
+            node: node1
+            resource: memory
+            needed_mib: 114688
+            free_mib: 92160
+            text: "wave 1: db03 does not fit on node1 while the wave is down: ..."
+        over_capacity: [node1]
+        n1_failing: [node1]
+        stopped: []
+        summary: "wave 1 does not fit while its nodes are down (over capacity: node1; ...)"
   sample:
     - wave: 1
       nodes: [node1, node3]
@@ -268,7 +310,8 @@ moves:
     - C(move) is C(failover_and_replace) (migrate a DRBD instance, then give it a new
       secondary), C(replace_secondary), C(failover_to_any) (shared storage, to
       another node) or C(instance_move) (plain or file storage, C(gnt-instance move)
-      with downtime; RAPI has no such call, so its C(opcodes) are empty).
+      with downtime; RAPI has no such call, so its C(opcodes) are empty and its
+      C(note) says so).
   returned: success
   type: list
   elements: dict
@@ -304,6 +347,18 @@ moves:
     jobset:
       description: Number of the jobset the move belongs to, from 1.
       type: int
+    memory_mib:
+      description: The instance's memory, in MiB.
+      type: int
+    disk_mib:
+      description: The instance's disk size, in MiB (what a copy moves for C(instance_move) and new secondaries).
+      type: int
+    note:
+      description:
+        - What the move does to the instance, in a sentence - for C(instance_move) that it
+          stops, its disks are copied and it starts again on the target (downtime), which
+          RAPI cannot do, so it is done by hand or avoided with O(ignore_non_redundant).
+      type: str
 jobsets:
   description: The moves (by index) of each wave that has moves, one jobset per such wave.
   returned: success

@@ -163,3 +163,45 @@ def test_n1_failures_are_highlighted(page, plan):
         't => getComputedStyle(t).fill')
     assert colour == 'rgb(185, 28, 28)'
     assert page.locator('#warnings li.failed').first.is_visible()
+
+
+@pytest.fixture(scope='module')
+def reboot_page(browser, tmp_path_factory):
+    """The rolling-reboot report of the example, open in the browser."""
+    where = tmp_path_factory.mktemp('reboot')
+    status, result, output = run_with(
+        where, 'ganeti.htools.ganeti_rolling_reboot',
+        dict(data_file=EXAMPLE, report_file=str(where / 'reboot.html')), '--check')
+    assert status == 'SUCCESS', output
+    tab = browser.new_page(viewport={'width': 1400, 'height': 900})
+    tab.goto('file://' + result['report_file'])
+    tab.wait_for_load_state('load')
+    tab.result = result
+    yield tab
+    tab.close()
+
+
+def test_the_reboot_report_shows_each_wave_while_its_nodes_are_down(reboot_page):
+    """node1 takes node2's DRBD primaries (108 GiB) and scratch01 in wave 1: its
+    memory bar then passes 100 %, drawn longer than the axis's 100 % tick, in red."""
+    result = reboot_page.result
+    mem = reboot_page.locator('svg.chart.usage[data-metric="mem"]')
+    node1 = mem.locator('g.bar[data-state="wave 1"][data-node="node1.example.com"]')
+    assert 109 <= float(node1.get_attribute('data-value')) < 112
+    assert node1.locator('rect').first.get_attribute('stroke') == '#dc2626'
+    assert 'over capacity' in node1.locator('title').text_content()
+    label = mem.locator('text.node[data-node="node1.example.com"]')
+    assert 'n1' in label.get_attribute('class')
+    # dashed: the wave's own nodes, down
+    down = mem.locator('g.bar[data-state="wave 1"][data-node="node2.example.com"] rect').first
+    assert down.get_attribute('stroke-dasharray') == '3 2'
+    warnings = reboot_page.locator('#warnings li.failed.wave').all_inner_texts()
+    assert warnings[0] == result['waves'][0]['down']['problems'][0]['text']
+    groups = reboot_page.locator('table.moves th.group').all_inner_texts()
+    assert 'DOES NOT FIT while down' in groups[0]
+    row = reboot_page.locator('table.moves tr.move').first
+    assert row.locator('td[data-col="size"]').inner_text() == '4 GiB memory, 200 GiB disk'
+    assert row.locator('td[data-col="note"]').inner_text().startswith('stops; its 200 GiB')
+    shot = os.environ.get('HTOOLS_REBOOT_REPORT_SCREENSHOT')
+    if shot:
+        reboot_page.screenshot(path=shot, full_page=True)

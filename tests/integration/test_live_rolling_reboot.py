@@ -144,9 +144,13 @@ def test_a_refused_migration_stops_the_roll_and_the_same_run_resumes(fresh, tmp_
     try:
         placement = _spread_and_tag(lab, tmp_path, ['node2', 'node3'])
         roll = Roll(lab, tmp_path)
+        # the capacity pre-flight would refuse the starved wave before draining
+        # (test_the_capacity_preflight_refuses_a_wave_that_does_not_fit): off, so
+        # that Ganeti itself refuses the migrations after the drain
         rc, report, output = roll.run(rolling_reboot_node_tags=['reboot'],
                                       rolling_reboot_run_id='resume-1',
-                                      rolling_reboot_pre_wave_tasks=STARVE)
+                                      rolling_reboot_pre_wave_tasks=STARVE,
+                                      rolling_reboot_capacity_check=False)
         assert rc != 0, output
         assert report['status'] == 'failed', report
         assert report['stopped_at'].startswith('wave 1 (node2, node3), step migrate away:')
@@ -166,6 +170,45 @@ def test_a_refused_migration_stops_the_roll_and_the_same_run_resumes(fresh, tmp_
         assert report['status'] == 'done' and report['waves'][0]['resumed'] is True, report
         assert sorted(roll.reboots()) == [('node2', 'Y', 0), ('node3', 'Y', 0)]
         _assert_back_to_normal(lab, roll, placement)
+    finally:
+        with open(meminfo, 'w', encoding='utf-8') as handle:
+            handle.write(memory)
+        _untag(lab)
+
+
+def test_the_capacity_preflight_refuses_a_wave_that_does_not_fit(fresh, tmp_path):
+    """The pre-wave hook leaves every node 64 MiB of free memory: the 512 MiB
+    instances of node2 and node3 find no room on node1 while the wave is down.
+    The pre-flight reads the cluster again after the hook and stops the run
+    before anything of the wave is done."""
+    lab = fresh
+    meminfo = os.path.join(lab.base, 'meminfo')
+    with open(meminfo, encoding='utf-8') as handle:
+        memory = handle.read()
+    try:
+        placement = _spread_and_tag(lab, tmp_path, ['node2', 'node3'])
+        roll = Roll(lab, tmp_path)
+        jobs = sorted(j['id'] for j in lab.jobs())
+        flags = _flags(lab)
+        rc, report, output = roll.run(rolling_reboot_node_tags=['reboot'],
+                                      rolling_reboot_run_id='preflight-1',
+                                      rolling_reboot_pre_wave_tasks=STARVE)
+        assert rc != 0, output
+        assert report['status'] == 'failed', report
+        stopped = report['stopped_at']
+        assert stopped.startswith('wave 1 (node2, node3), step capacity pre-flight:'), stopped
+        assert 'nothing was drained' in stopped
+        moving = sorted(name for name, node in placement.items() if node in ('node2', 'node3'))
+        named = re.search(r'wave 1: (\S+) does not fit on (\S+) while the wave is down: it '
+                          r'needs (\d+) MiB of memory, (-?\d+) MiB are left there', stopped)
+        assert named, stopped
+        assert named.group(1) in moving and named.group(2) == 'node1'
+        assert int(named.group(3)) == 512 and int(named.group(4)) < 512
+        # nothing was done: no job but the lock's (a cluster tag set and deleted), no flag, no tag
+        ops = [op.get('OP_ID') for j in lab.jobs() if j['id'] not in jobs for op in j['ops']]
+        assert ops == ['OP_TAGS_SET', 'OP_TAGS_DEL'], ops
+        assert _flags(lab) == flags and roll.run_tags() == ({}, [])
+        assert roll.reboots() == [] and lab.placement() == placement
     finally:
         with open(meminfo, 'w', encoding='utf-8') as handle:
             handle.write(memory)

@@ -118,6 +118,51 @@ def test_waves_carry_the_moves_and_opcodes(tmp_path, cluster):
                 assert entry['node'] in (moves[index]['old_primary'], moves[index]['old_secondary'])
 
 
+def test_every_wave_says_whether_it_fits_while_down(tmp_path, cluster):
+    status, result, output = run(tmp_path, dict(data_file=cluster))
+    assert status == 'SUCCESS', output
+    for wave in result['waves']:
+        down = wave['down']
+        assert set(down) >= {'fits', 'problems', 'over_capacity', 'n1_failing', 'summary'}
+        assert down['fits'] and down['summary'].startswith('wave %d fits' % wave['wave'])
+    [move] = [m for m in result['moves'] if m['move'] == 'instance_move']
+    assert (move['memory_mib'], move['disk_mib']) == (256, 512)
+    assert move['note'].startswith('stops; its 0.5 GiB of disks are copied to %s'
+                                   % move['new_primary'])
+
+
+def test_wave_targets_judge_the_given_wave(tmp_path, cluster):
+    # n1-0 and n1-3 down: d0 migrates to n1-1, d2 to n1-2 (512 MiB each); each node
+    # has 6000 MiB free; p0, grown to 5300 MiB, fits beside d2 on n1-2 but not beside
+    # d0 and r0 (256 MiB) on n1-1
+    text = open(cluster, encoding='utf-8').read().replace(
+        'p0|256|512|1|running|Y|n1-0||plain||1', 'p0|5300|512|1|running|Y|n1-0||plain||1')
+    path = tmp_path / 'tight.data'
+    path.write_text(text)
+    params = dict(data_file=str(path), nodes=['n1-0', 'n1-3'],
+                  wave_targets={'p0': 'n1-1', 'r0': 'n1-1'})
+    status, result, output = run(tmp_path, params)
+    assert status == 'SUCCESS', output
+    assert result['reboot_groups'] == [['n1-0', 'n1-3']]
+    assert sorted((m['instance'], m['new_primary']) for m in result['moves']) == [
+        ('p0', 'n1-1'), ('r0', 'n1-1')]
+    down = result['waves'][0]['down']
+    assert not down['fits'] and down['over_capacity'] == ['n1-1']
+    [problem] = [p for p in down['problems'] if p['resource'] == 'memory']
+    assert (problem['node'], problem['instance']) == ('n1-1', 'r0')     # d0, p0, then r0
+    assert (problem['needed_mib'], problem['free_mib']) == (512 + 5300 + 256, 6000)
+    params['wave_targets'] = {'p0': 'n1-2', 'r0': 'n1-1'}
+    status, result, output = run(tmp_path, params)
+    assert status == 'SUCCESS', output
+    down = result['waves'][0]['down']
+    # room for every instance; n1-2 is left with 188 MiB, less than d1 (512 MiB) needs
+    # should n1-1 fail: N+1 fails there
+    assert down['over_capacity'] == [] and down['n1_failing'] == ['n1-2'], down
+    params['wave_targets'] = {'p0': 'nosuch'}
+    status, result, output = run(tmp_path, params)
+    assert status == 'FAILED!' and 'unknown target node nosuch of p0' in result['msg'], output
+
+
 @pytest.mark.parametrize('opts, message', [
     ({'group': 'nosuch'}, 'Cannot find target group.'),
     ({'offline_nodes': ['x', 'n1-0', 'y']}, 'wrong node name(s) set as offline: y,x'),

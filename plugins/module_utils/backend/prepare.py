@@ -183,7 +183,7 @@ def update_missing(data):
         if x_mem > 512 or missing_dsk > 1024:
             warnings.append("node %s is missing %d MB ram and %d GB disk"
                             % (node.name, x_mem, missing_dsk // 1024))
-    data.warnings = list(reversed(warnings))
+    data.warnings = list(data.load_warnings) + list(reversed(warnings))
 
 
 def set_node_status(data, offline_nodes=(), min_disk=0.0, max_cpu=None):

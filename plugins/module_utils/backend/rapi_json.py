@@ -52,6 +52,38 @@ def _check_choice(obj, key, value, choices):
     return value
 
 
+# A node's live values (from its node daemon, through the master) that hbal -m
+# cannot do without - it refuses the data when one is null - and those it takes
+# as 0 then (Ganeti's Backend/Rapi.hs: extract vs. a default for the disk fields).
+LIVE_REQUIRED = ("mtotal", "mnode", "mfree", "ctotal", "cnos")
+LIVE_DEFAULT_ZERO = ("dtotal", "dfree", "spfree")
+# what a node looks like with such a value taken as 0
+_AS_ZERO = {"dtotal": "no disk at all", "dfree": "no free disk", "spfree": "no free spindles",
+            "sptotal": "no spindles"}
+WHY_NULL = ("Ganeti (RAPI, LUXI) answers null for the live values of a node whose node daemon did not "
+            "answer the master in time (the node down or overloaded, or the master overloaded)")
+
+
+def _check_live_values(node, name, excl, source, warnings):
+    """Refuse, as hbal -m does, a live node without its memory or CPU figures, naming
+    all of them; warn about the disk figures that are taken as 0 then."""
+    null = [k for k in LIVE_REQUIRED if k in node.value and node.value[k] is None]
+    if null:
+        raise DataError(
+            "node %s has no live %s (null): %s; hbal -m refuses such data too, since "
+            "without them the node's memory and CPUs are unknown and nothing can be "
+            "planned around it. Retry once the node answers, or set it offline in Ganeti "
+            "(gnt-node modify --offline=yes) if it is down" % (name, ", ".join(null), WHY_NULL),
+            source=source)
+    zero = [k for k in LIVE_DEFAULT_ZERO + (("sptotal",) if excl else ())
+            if node.value.get(k, 0) is None]
+    if zero:
+        warnings.append(
+            "node %s has no live %s (null), taken as 0 as hbal -m does: %s; the node then "
+            "looks as if it had %s, so no disk is planned onto it" % (
+                name, ", ".join(zero), WHY_NULL, " and ".join(_AS_ZERO[k] for k in zero)))
+
+
 def load_rapi(info, nodes, instances, groups, source="<rapi>",
               static_kvm_memory=STATIC_KVM_MEMORY, storage=None, reader="rapi"):
     """Build ClusterData from decoded RAPI responses.
@@ -83,7 +115,7 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>",
 
     cluster = JsonObject(info, source, "cluster info")
     hypervisor = cluster.get("default_hypervisor", "str", None)
-    node_list = []
+    node_list, warnings = [], []
     for pos, raw in enumerate(nodes):
         n = JsonObject(raw, source, "node #%d" % pos)
         name = n.get("name", "str")
@@ -97,6 +129,9 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>",
         if group is None:
             raise DataError("node %s: unknown group %r" % (name, group_uuid), source=source,
                             expected="the UUID of a group in the groups response")
+
+        if live:
+            _check_live_values(n, name, excl, source, warnings)
 
         def live_value(key, kind, default=None):
             if not live:
@@ -169,6 +204,8 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>",
     data = ClusterData(group_list, node_list, inst_list, cluster.get("tags", "str_list", []),
                        parse_ipolicy(policy, source, "cluster ipolicy") if policy else None)
     data.source = source
+    data.load_warnings = warnings
+    data.warnings.extend(warnings)
     resolve_disk_units(data)
     check_placements(data, source)
     return data

@@ -18,6 +18,7 @@ class ClusterData:
         self.cluster_tags = list(cluster_tags)
         self.ipolicy = ipolicy or IPolicy.default()
         self.warnings = []
+        self.load_warnings = []     # the loader's own, kept when warnings are recomputed
         self.suffix = ""
         self.source = None      # where the data came from, for messages
         self.request = None     # an IAllocator file's request (what hail would answer)

@@ -82,6 +82,12 @@ def data_source():
     )
 
 
+def live_only():
+    """The connection options of a module that acts on a live cluster, and data_file,
+    which it takes only to preview in check mode (one module_defaults for the group)."""
+    return dict(rapi(), **data_file())
+
+
 def mond():
     """CPU loads from MonD, like hbal --mond (modules that model the cluster as hbal does)."""
     return argument_spec(MOND_OPTIONS)

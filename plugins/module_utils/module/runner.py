@@ -22,6 +22,7 @@ from ..options import validate
 from ..live.audit import JobAudit
 from ..live.executor import ExecutionError, execute_plan
 from ..live.lock import ClusterLock, require_lock
+from ..live.preview import LIVE_ONLY, SavedCluster
 from ..live.plans import check_plan, make_plan, plan_report, plan_result, plan_state
 from ..live.resume import progress
 from ..live.snapshot import Snapshot, drift, fingerprint, model_state
@@ -111,6 +112,19 @@ class HtoolsModule:
             return client_from_params(self.params, self.audit)
         except HtoolsError as err:
             self.fail(err)
+
+    def live_only_client(self):
+        """(client, preview) for a module that acts on a live cluster.
+
+        With data_file such a module only previews, in check mode: the client
+        then answers reads from the saved cluster (preview True).  Without
+        check mode data_file is refused, naming what to give instead."""
+        if not self.params.get("data_file"):
+            return self.client(), False
+        if not self.ansible.check_mode:
+            self.fail(LIVE_ONLY % _module_name(self.ansible._name))
+        data, _snapshot, _client = self._read()
+        return SavedCluster(data), True
 
     def _read(self):
         try:

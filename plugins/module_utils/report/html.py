@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .plan_view import plan_view, state_phrase
+from .plan_view import NOT_FITTING, plan_view, state_phrase
 from .summary import domain_suffix
 from .svg import METRICS, score_chart, state_colour, usage_chart
 
@@ -82,7 +82,8 @@ def _header(view):
                    for k, v in view["meta"])
     facts = "".join(
         '<li class="fact%s" data-fact="%s"><b>%s</b>%s</li>'
-        % (" alert" if k.startswith("N+1") and v else "", escape(k), escape(str(v)), escape(k))
+        % (" alert" if (k.startswith("N+1") or k == NOT_FITTING) and v else "", escape(k),
+           escape(str(v)), escape(k))
         for k, v in view["facts"])
     return ('<header><h1>%s</h1><p class="meta">%s</p><ul class="facts">%s</ul></header>'
             % (escape(view["title"]), meta, facts))
@@ -93,6 +94,12 @@ def _warnings(view):
              % (escape(f["instance"]), escape(f["instance"]), escape(f["reason"]))
              for f in view["failed_instances"]]
     items += ["<li>%s</li>" % escape(w) for w in view["warnings"]]
+    items += ['<li class="failed wave">%s</li>' % escape(p) for p in view["wave_problems"]]
+    over = [(s["state"], [n["name"] for n in s["nodes"] if n.get("over_capacity")])
+            for s in view["states"]]
+    items += ['<li class="failed">Over capacity %s: %s</li>'
+              % (escape(state_phrase(state)), escape(", ".join(names)))
+              for state, names in over if names]
     failing = [(s["state"], [n["name"] for n in s["nodes"] if n.get("n1_fail")])
                for s in view["states"]]
     items += ['<li class="failed">N+1 fails %s on: %s</li>'
@@ -111,8 +118,9 @@ def _usage(view):
     legend = "".join('<li><span class="swatch" style="background:%s"></span>%s</li>'
                      % (state_colour(pos), escape(s["state"])) for pos, s in enumerate(states))
     legend += ('<li>instance bars: primaries solid, secondaries light; '
-               '<span style="color:#b91c1c">\u26a0 red</span>: fails N+1%s</li>'
-               % ("; dashed: the node reboots in that wave"
+               '<span style="color:#b91c1c">\u26a0 red</span>: fails N+1 or over capacity%s</li>'
+               % ("; a wave's bars: the cluster while its nodes are down (dashed: "
+                  "rebooting, their instances on their secondaries or targets)"
                   if any(s.get("rebooting") for s in states) else ""))
     charts = "".join('<div class="panel"><h3>%s</h3>%s</div>'
                      % (escape(m[1]), usage_chart(m, states, suffix)) for m in METRICS)

@@ -23,6 +23,11 @@ MOVE_COLUMNS = (("index", "#"), ("instance", "Instance"), ("move", "Move"),
                 ("new_primary", "New primary"), ("new_secondary", "New secondary"),
                 ("jobset", "Jobset"))
 SCORE_COLUMN = ("score_text", "Score after")
+# A rolling reboot's moves also say how big the instance is and what happens to it.
+REBOOT_COLUMNS = (("size", "Size"), ("note", "What happens"))
+
+
+NOT_FITTING = "waves that do not fit while down"
 
 
 class NotAPlan(ValueError):
@@ -118,12 +123,39 @@ def _move_groups(result, kind):
                 label += "; DRBD primaries migrated off first"
             if not listed:
                 label += "; no instance moves"
-            groups.append({"label": label, "moves": listed})
+            label += _verdict(wave.get("down"))
+            groups.append({"label": label, "moves": [_sized(m) for m in listed]})
         return groups
     by_index = {m["index"]: m for m in moves}
     return [{"label": _group_label(kind, number, len(jobset)),
              "moves": [by_index[i] for i in jobset if i in by_index]}
             for number, jobset in enumerate(result.get("jobsets") or (), start=1)]
+
+
+def _verdict(down):
+    """How a wave's group label ends: whether the cluster holds while it is down."""
+    if not isinstance(down, dict):
+        return ""
+    if down.get("fits"):
+        return "; fits while down"
+    return "; DOES NOT FIT while down (%s)" % "; ".join(
+        "%s %s" % (what, ", ".join(down.get(key) or ()))
+        for what, key in (("over capacity:", "over_capacity"), ("N+1 fails on", "n1_failing"))
+        if down.get(key))
+
+
+def _sized(move):
+    """A move row with its instance's size as text (rolling reboots)."""
+    if "memory_mib" not in move:
+        return move
+    return dict(move, size="%g GiB memory, %g GiB disk" % (
+        round(move["memory_mib"] / 1024.0, 1), round((move.get("disk_mib") or 0) / 1024.0, 1)))
+
+
+def _wave_problems(result):
+    """Each wave's shortages while its nodes are down, one line each."""
+    return [p.get("text", "") for w in result.get("waves") or ()
+            if isinstance(w.get("down"), dict) for p in w["down"].get("problems") or ()]
 
 
 def _warnings(result):
@@ -135,7 +167,7 @@ def state_phrase(label):
     """How a usage state reads in a sentence: before/after the plan, after a wave's moves."""
     if label in ("before", "after"):
         return label + " the plan"
-    return "after the moves of " + label
+    return "while %s is down" % label
 
 
 def _facts(result, kind, states):
@@ -155,6 +187,10 @@ def _facts(result, kind, states):
         facts.append(("N+1 failing nodes after", failing[1]))
     elif len(failing) > 2:
         facts.append(("N+1 failing nodes, worst wave", max(failing[1:])))
+    if kind == REBOOT:
+        waves = result.get("waves") or ()
+        facts.append((NOT_FITTING, sum(1 for w in waves if isinstance(w.get("down"), dict)
+                                       and not w["down"].get("fits"))))
     return facts
 
 
@@ -177,7 +213,8 @@ def plan_view(value):
     result = _as_result(value)
     kind = plan_kind(result)
     states = _states(result, kind)
-    columns = MOVE_COLUMNS + ((SCORE_COLUMN,) if kind == BALANCE else ())
+    columns = MOVE_COLUMNS + ((SCORE_COLUMN,) if kind == BALANCE else ()) + (
+        REBOOT_COLUMNS if kind == REBOOT else ())
     return {
         "kind": kind,
         "title": TITLES[kind],
@@ -188,6 +225,7 @@ def plan_view(value):
         "columns": columns,
         "groups": _move_groups(result, kind),
         "warnings": _warnings(result),
+        "wave_problems": _wave_problems(result) if kind == REBOOT else [],
         "failed_instances": list(result.get("failed_instances") or ()),
         "summary": result.get("summary") or "",
     }

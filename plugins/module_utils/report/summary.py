@@ -105,7 +105,18 @@ def reboot_summary(report):
         lines.append(_short("  wave %d: %s%s%s%s" % (
             wave["wave"], ", ".join(names), _more(rest, "nodes"),
             " (the master)" if wave["has_master"] else "",
-            "; %d move%s" % (count, "" if count == 1 else "s") if count else ""), suffix))
+            "; %d move%s" % (count, "" if count == 1 else "s") if count else "")
+            + _down_phrase(wave.get("down")), suffix))
     if hidden:
         lines.append("  ... and %d more waves" % hidden)
     return "\n".join(lines + _warning_lines(report.get("warnings", ())))
+
+
+def _down_phrase(down):
+    """A wave line's end when the cluster would not hold while the wave is down."""
+    if not down or down.get("fits", True):
+        return ""
+    parts = [("over capacity: " + ", ".join(down["over_capacity"])) if down.get("over_capacity")
+             else "", ("N+1 fails: " + ", ".join(down["n1_failing"])) if down.get("n1_failing")
+             else ""]
+    return "; does not fit while down (%s)" % "; ".join(p for p in parts if p)

@@ -122,7 +122,7 @@ def usage_chart(metric, states, suffix=""):
     for row, name in enumerate(names):
         y0 = TOP + row * row_h
         flags = [state["nodes"][row] for state in states]
-        failing = any(n.get("n1_fail") for n in flags)
+        failing = any(n.get("n1_fail") or n.get("over_capacity") for n in flags)
         offline = any(n.get("offline") for n in flags)
         label = _short(name, suffix) + (" (offline)" if offline else "")
         out.append('<text class="node%s" x="%d" y="%.1f" data-node="%s">%s%s</text>' % (
@@ -134,7 +134,8 @@ def usage_chart(metric, states, suffix=""):
             record = state["nodes"][row]
             y = y0 + pos * (BAR_H + BAR_GAP)
             colour = state_colour(pos)
-            stroke = ' stroke="%s" stroke-width="1.5"' % N1_COLOUR if record.get("n1_fail") else ""
+            alarm = record.get("n1_fail") or record.get("over_capacity")
+            stroke = ' stroke="%s" stroke-width="1.5"' % N1_COLOUR if alarm else ""
             rebooting = name in state.get("rebooting", ())
             if rebooting:       # the node is down for this wave: an outlined bar
                 stroke += ' stroke-dasharray="3 2" stroke-width="1.5" stroke="#0f172a" ' \
@@ -145,6 +146,7 @@ def usage_chart(metric, states, suffix=""):
                           "%.6g" % (length + extra),
                           escape(name), escape(state["state"]), escape(tip),
                           (" - fails N+1" if record.get("n1_fail") else "")
+                          + (" - over capacity" if record.get("over_capacity") else "")
                           + (" - rebooting" if rebooting else "")))
             out.append('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"%s/>'
                        % (LABEL_W, y, max(length * scale, 0.5), BAR_H, colour, stroke))

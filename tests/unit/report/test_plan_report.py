@@ -122,27 +122,55 @@ def test_reboot_page_groups_moves_by_wave_with_a_state_per_wave(reboot):
     assert len(page.groups) == len(reboot['waves'])
     for label, wave in zip(page.groups, reboot['waves']):
         assert label.startswith('wave %d: reboots %s' % (wave['wave'], ', '.join(wave['nodes'])))
-    rows = [[row[k] for k in ('index', 'instance', 'new_primary', 'jobset')] for row in page.rows]
-    assert rows == expected_rows(reboot['moves'], ('index', 'instance', 'new_primary', 'jobset'))
+        assert label.endswith('fits while down') == wave['down']['fits']
+    rows = [[row[k] for k in ('index', 'instance', 'new_primary', 'jobset', 'note')]
+            for row in page.rows]
+    assert rows == expected_rows(reboot['moves'], ('index', 'instance', 'new_primary', 'jobset',
+                                                   'note'))
     states = [s['state'] for s in reboot['node_usage']]
-    moving = [w for w in reboot['waves'] if w['moves']][:USAGE_WAVES_SHOWN]
-    assert moving and states == ['before'] + ['wave %d' % w['wave'] for w in moving]
+    shown = reboot['waves'][:USAGE_WAVES_SHOWN]
+    assert shown and states == ['before'] + ['wave %d' % w['wave'] for w in shown]
     names = [n['name'] for n in reboot['node_usage'][0]['nodes']]
     for state in states:
         assert sorted(bars_by(page, 'cpu', state)) == sorted(names)
     assert not page.points                  # a reboot plan has no score
 
 
-def test_reboot_wave_state_has_the_wave_moves_applied(reboot):
+def test_reboot_rows_give_the_size_and_what_an_instance_move_does(reboot):
+    page = read_page(render_plan_html(reboot))
+    moved = [r for r in page.rows if r['move'] == 'instance_move']
+    assert moved
+    for row in moved:
+        move = reboot['moves'][int(row['index']) - 1]
+        assert row['size'] == '%g GiB memory, %g GiB disk' % (
+            round(move['memory_mib'] / 1024.0, 1), round(move['disk_mib'] / 1024.0, 1))
+        assert row['note'].startswith('stops; its ') and 'downtime' in row['note']
+        assert move['new_primary'] in row['note']
+
+
+def test_reboot_wave_state_is_the_cluster_while_the_wave_is_down(reboot):
     before = {n['name']: n for n in reboot['node_usage'][0]['nodes']}
-    moving = [w for w in reboot['waves'] if w['moves']]
-    assert len(reboot['node_usage']) == 1 + min(len(moving), USAGE_WAVES_SHOWN)
-    for wave, state in zip(moving, reboot['node_usage'][1:]):
-        after = {n['name']: n for n in state['nodes']}
+    for wave, state in zip(reboot['waves'], reboot['node_usage'][1:]):
+        during = {n['name']: n for n in state['nodes']}
+        for name in wave['nodes']:
+            assert during[name]['down'] and during[name]['primaries'] == 0
         for index in wave['moves']:
             move = reboot['moves'][index - 1]
-            assert after[move['old_primary']]['primaries'] < before[move['old_primary']]['primaries']
-            assert after[move['new_primary']]['primaries'] > before[move['new_primary']]['primaries']
+            assert during[move['new_primary']]['primaries'] > before[move['new_primary']]['primaries']
+        flagged = {n for n, r in during.items() if r['over_capacity']}
+        assert flagged == set(wave['down']['over_capacity'])
+        assert {n for n, r in during.items() if r['n1_fail'] and not r['down']} >= set(
+            wave['down']['n1_failing'])
+
+
+def test_reboot_page_flags_node1_over_capacity_while_wave_1_is_down(reboot):
+    text = render_plan_html(reboot)
+    page = read_page(text)
+    mem = bars_by(page, 'mem', 'wave 1')
+    assert 109 <= float(mem['node1.example.com']) < 112
+    assert 'Over capacity while wave 1 is down: node1.example.com' in text
+    assert reboot['waves'][0]['down']['problems'][0]['text'] in text
+    assert 'data-fact="waves that do not fit while down"><b>4</b>' in text
 
 
 def test_evacuation_page_shows_failed_instances_and_two_scores(evacuation):

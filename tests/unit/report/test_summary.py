@@ -67,8 +67,13 @@ def test_reboot_summary_counts_nodes_waves_and_moves():
         assert ', '.join(n.replace('.example.com', '') for n in shown) in line
         assert ('(the master)' in line) == wave['has_master']
         if wave['moves']:
-            assert line.endswith('; %d move%s' % (len(wave['moves']),
-                                                  '' if len(wave['moves']) == 1 else 's'))
+            assert ('; %d move%s' % (len(wave['moves']), '' if len(wave['moves']) == 1 else 's')
+                    ) in line
+        # every wave of the example overloads a node or fails N+1 while it is down
+        assert not wave['down']['fits'] and line.endswith(')')
+        assert '; does not fit while down (' in line
+        for name in wave['down']['over_capacity']:
+            assert name.replace('.example.com', '') in line.partition('over capacity: ')[2]
 
 
 @pytest.mark.parametrize('names,suffix', [

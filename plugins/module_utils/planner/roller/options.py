@@ -21,4 +21,6 @@ ROLLER_OPTIONS = (
     Option("nodes", "list", (), elements="str"),
     Option("exclude_node_tags", "list", (), elements="str"),
     Option("run_id", "str"),
+    # Not hroller's: judge one given wave (the role's pre-flight) instead of planning.
+    Option("wave_targets", "dict"),
 )

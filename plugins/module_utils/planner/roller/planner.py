@@ -18,6 +18,7 @@ from ...report.summary import reboot_summary
 from ...report.usage import usage_state
 from ..base import Planner
 from .colouring import smallest_colouring
+from .down import failing_n1, wave_down
 from .errors import NO_GRAPH, NO_ROOM_NONREDUNDANT, RollerError
 from .evacuation import migrate_off, partition_secondaries
 from .graph import build_graph
@@ -79,6 +80,8 @@ def plan_reboots(data, opts):
         for node in data.nodes:
             if node.name in names and node.drained and node.t_mem > 0:
                 node.offline = False
+    if flags["wave_targets"] is not None:
+        return _judged_wave(data, names, flags, master, warnings, run, group_idx)
     try:
         selected = selected_nodes(data, group_idx, flags["node_tags"],
                                   flags["skip_non_redundant"], names, exclude)
@@ -103,6 +106,33 @@ def plan_reboots(data, opts):
     return _report(data, ordered, master, text, warnings, flags, run, group_idx)
 
 
+def _judged_wave(data, names, flags, master, warnings, run, group_idx):
+    """The report of one wave as the role runs it: exactly the nodes `names` down
+    together, the non-redundant instances on them moved to `wave_targets`
+    (instance -> node) and the others stopped - judged, not planned."""
+    if not names:
+        raise RollerError("wave_targets needs the wave's nodes in nodes")
+    by_name = {n.name: n.idx for n in data.nodes}
+    unknown = sorted(set(names) - set(by_name))
+    if unknown:
+        raise RollerError("unknown node(s) selected: %s" % ", ".join(unknown))
+    members = [by_name[n] for n in names]
+    state = State(data.nodes, data.instances)
+    instances = {i.name: i.idx for i in data.instances}
+    for inst_name, target in sorted(flags["wave_targets"].items()):
+        idx, node = instances.get(inst_name), by_name.get(target)
+        if idx is None or node is None:
+            raise RollerError("wave_targets: %s" % (
+                "unknown instance %s" % inst_name if idx is None else
+                "unknown target node %s of %s" % (target, inst_name)))
+        if data.instances[idx].pnode in members and data.instances[idx].template != "drbd":
+            state.inst_for_update(idx).pnode = node
+            state.record(("move", idx, node))
+    ordered = [(members, state)]
+    text = report_lines([(list(names), printed_moves(data, state))], False)
+    return _report(data, ordered, master, text, warnings, flags, run, group_idx)
+
+
 def run_progress(data, run_id):
     """The run's marks on the nodes; the run id is checked first."""
     found = run_tags.progress(data.nodes, run_tags.valid_run_id(run_id))
@@ -110,21 +140,27 @@ def run_progress(data, run_id):
     return found
 
 
-# Waves whose instance moves the HTML report charts: enough to see the pattern,
+# Waves the HTML report charts while they are down: enough to see the pattern,
 # few enough that a plan of hundreds of waves stays small.
 USAGE_WAVES_SHOWN = 6
 
 
-def _node_usage(data, ordered, moving_waves, group_idx):
-    """The nodes (of the planned group) as loaded, and after the instance moves of
-    the first waves that move instances (the others leave usage as it was), for
-    the HTML report.  The node migrations of a wave (migrate_primaries) are not
-    applied: hroller does not check they fit, so neither state would be sure."""
-    members = [n.idx for n in data.nodes if group_idx is None or n.group == group_idx]
-    states = [usage_state("before", [data.nodes[k] for k in members])]
-    for number in moving_waves[:USAGE_WAVES_SHOWN]:
-        state = ordered[number - 1][1]
-        states.append(usage_state("wave %d" % number, [state.node(k) for k in members]))
+def _charted(waves):
+    """The waves whose state during the reboot the report draws: those that do
+    not fit first, then the first others, in wave order."""
+    failing = [w["wave"] for w in waves if not w["down"]["fits"]]
+    rest = [w["wave"] for w in waves if w["down"]["fits"]]
+    return sorted((failing + rest)[:USAGE_WAVES_SHOWN])
+
+
+def _node_usage(data, group_idx, during):
+    """The nodes (of the planned group) as loaded, and while each charted wave is
+    down (its nodes rebooting, their instances where the wave puts them), for
+    the HTML report."""
+    members = [n for n in data.nodes if group_idx is None or n.group == group_idx]
+    states = [usage_state("before", members)]
+    for number in sorted(during):
+        states.append({"state": "wave %d" % number, "nodes": during[number]})
     return states
 
 
@@ -132,6 +168,8 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
     migrate = opts["full_evacuation"] or not opts["offline_maintenance"]
     moves, jobsets, waves = [], [], []
     master_wave = None
+    during = {}
+    base_failing = failing_n1(data)
     for number, (members, state) in enumerate(ordered, start=1):
         if master is not None and master in members:
             master_wave = number
@@ -155,6 +193,13 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
             "migrate_primaries": migrate,
             "evacuate": [{"node": data.nodes[n].name, "moves": leaving[n]} for n in members],
         })
+        waves[-1]["down"], _usage = wave_down(data, number, members, state, migrate,
+                                              base_failing=base_failing)
+    # the charted waves again, with every node's usage while they are down
+    for number in _charted(waves):
+        members, state = ordered[number - 1]
+        during[number] = wave_down(data, number, members, state, migrate, group_idx,
+                                   base_failing, with_usage=True)[1]
     # The placements --diff shows: before the plan, and after each instance's last move.
     before, after = {}, {}
     for move in moves:
@@ -173,8 +218,7 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
         "warnings": warnings + list(data.warnings),
         "changed": False,
         "run": run or None,
-        "node_usage": _node_usage(data, ordered, [w["wave"] for w in waves if w["moves"]],
-                                  group_idx),
+        "node_usage": _node_usage(data, group_idx, during),
     }
     report["summary"] = reboot_summary(report)
     return report

@@ -65,6 +65,27 @@ def _name(data, idx):
     return data.nodes[idx].name if idx != NO_NODE else None
 
 
+def _gib(mib):
+    return "%g GiB" % round(mib / 1024.0, 1)
+
+
+def move_note(data, inst, kind, new_p, new_s):
+    """What the move does to the instance, in a sentence for a reviewer."""
+    target = _name(data, new_p)
+    running = "runs" if inst.uses_memory else "is stopped"
+    if kind == INSTANCE_MOVE:
+        return ("stops; its %s of disks are copied to %s, where it starts again: "
+                "downtime (gnt-instance move; no RAPI call, so by hand - or "
+                "ignore_non_redundant: it stops with its node)" % (_gib(inst.dsk), target))
+    if kind == FAILOVER_TO_ANY:
+        return "migrates to %s (shared storage, nothing copied); it %s" % (target, running)
+    copy = "its %s of disks are copied to the new secondary %s" % (
+        _gib(inst.dsk), _name(data, new_s))
+    if kind == FAILOVER_AND_REPLACE:
+        return "migrates to its secondary %s, then %s" % (target, copy)
+    return "stays on %s; %s" % (target, copy)
+
+
 def move_record(data, index, wave, jobset, idx, kind, new_p, new_s):
     """One move as the plan envelope holds it."""
     inst = data.instances[idx]
@@ -81,4 +102,7 @@ def move_record(data, index, wave, jobset, idx, kind, new_p, new_s):
         "new_secondary": _name(data, new_s),
         "opcodes": opcodes,
         "jobset": jobset,
+        "memory_mib": int(inst.mem),
+        "disk_mib": int(inst.dsk),
+        "note": move_note(data, inst, kind, new_p, new_s),
     }
