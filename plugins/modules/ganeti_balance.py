@@ -37,6 +37,7 @@ extends_documentation_fragment:
   - ganeti.htools.jobs
   - ganeti.htools.plans
   - ganeti.htools.plan_report
+  - ganeti.htools.details
   - ganeti.htools.execution
 options:
   save_state:
@@ -463,7 +464,8 @@ def main():
     argument_spec = argspecs.combine(
         argspecs.data_source(), argspecs.mond(), argspecs.balance_options(), argspecs.rapi(),
         argspecs.jobs(),
-        argspecs.execution(), argspecs.plan_report(), save_state=dict(type="path"))
+        argspecs.execution(), argspecs.plan_report(), argspecs.details(),
+        save_state=dict(type="path"))
     HtoolsModule(argument_spec, needs=BALANCE.needs).run_plan(BALANCE)
 
 

@@ -27,6 +27,7 @@ extends_documentation_fragment:
   - ganeti.htools.data_source.model
   - ganeti.htools.mond
   - ganeti.htools.rapi
+  - ganeti.htools.details
 attributes:
   check_mode:
     description: Can run in check mode and return the same result.
@@ -439,7 +440,8 @@ from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare impo
     MOND_OPTIONS, SOURCE_OPTIONS)
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
-from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import info_from_data
+from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import (
+    DETAILS, info_from_data)
 
 
 def _report(data, params):
@@ -447,8 +449,9 @@ def _report(data, params):
 
 
 def main():
-    argument_spec = argspecs.combine(argspecs.data_source(), argspecs.mond(), argspecs.rapi())
-    HtoolsModule(argument_spec).run_report(_report)
+    argument_spec = argspecs.combine(argspecs.data_source(), argspecs.mond(), argspecs.rapi(),
+                                     argspecs.details())
+    HtoolsModule(argument_spec).run_report(_report, details=DETAILS)
 
 
 if __name__ == '__main__':

@@ -41,6 +41,7 @@ extends_documentation_fragment:
   - ganeti.htools.jobs
   - ganeti.htools.plans
   - ganeti.htools.plan_report
+  - ganeti.htools.details
   - ganeti.htools.execution
 options:
   nodes:
@@ -297,7 +298,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.pla
 def main():
     argument_spec = argspecs.combine(
         argspecs.data_file(), argspecs.rapi(), argspecs.jobs(), argspecs.execution(),
-        argspecs.plan_report(),
+        argspecs.plan_report(), argspecs.details(),
         nodes=dict(type="list", elements="str", default=[]),
         mode=dict(type="str", choices=["primary-only", "secondary-only", "all"], default="all"),
         instances=dict(type="list", elements="str", default=[]),

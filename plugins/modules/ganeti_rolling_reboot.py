@@ -40,6 +40,7 @@ extends_documentation_fragment:
   - ganeti.htools.rapi
   - ganeti.htools.plans
   - ganeti.htools.plan_report
+  - ganeti.htools.details
 options:
   group:
     description:
@@ -401,7 +402,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.plann
 def main():
     argument_spec = argspecs.combine(
         argspecs.data_source(), argspecs.rapi(), argspecs.plans(), argspecs.roller_options(),
-        argspecs.plan_report())
+        argspecs.plan_report(), argspecs.details())
     HtoolsModule(argument_spec, needs=ROLLER.needs).run_plan(ROLLER)
 
 

@@ -28,11 +28,16 @@ from ..live.resume import progress
 from ..live.snapshot import Snapshot, drift, fingerprint, model_state
 from ..live.source import (client_from_params, live_kind, read_cluster, unreadable,
                            url_credentials)
+from ..planner.base import MOVE_DETAILS, brief
 from ..report.diff import placement_diff
 from ..report.html import render_plan_html
+from ..report.move_words import describe_moves
 from .argspecs import CHECKED_OPTIONS
 
 _PATH_OPTIONS = ("data_file", "util_file", "mond_data")
+# hbal's text of a move (step line, action codes, commands): in a plan document only
+# with `details: full`; the opcodes, which execute, always
+MOVE_TEXTS = tuple(k for k in MOVE_DETAILS if k != "opcodes")
 
 
 class HtoolsModule:
@@ -99,14 +104,23 @@ class HtoolsModule:
 
     # -- read-only reports
 
-    def run_report(self, report):
-        """Exit with report(data, params): a dict describing the cluster."""
+    def run_report(self, report, details=()):
+        """Exit with report(data, params): a dict describing the cluster; its
+        `details` keys only with `details: full`."""
         data, _snapshot, _client = self._read()
         try:
             result = dict(report(data, self.params))
         except HtoolsError as err:
             self.fail(err)
-        self.ansible.exit_json(changed=False, **self._warn_data(result))
+        self.ansible.exit_json(changed=False, **self._warn_data(self._brief(result, details)))
+
+    def _full(self):
+        return self.params.get("details") == "full"
+
+    def _brief(self, result, details):
+        """The result as returned: everything with `details: full`, else without the
+        detail keys and with the moves in brief (the plan keeps them whole)."""
+        return result if self._full() else brief(result, details)
 
     # -- plans
 
@@ -121,6 +135,7 @@ class HtoolsModule:
         state = snapshot.state() if snapshot is not None else model_state(data)
         cluster = snapshot.info.get("name") if snapshot is not None else None
         self._progress = None
+        self._details = {}
         try:
             if params.get("plan"):
                 result = self._given_plan(planner, data, state, cluster, client)
@@ -134,8 +149,10 @@ class HtoolsModule:
             self.fail("cannot write the state files: %s" % to_native(err))
         plan = result["plan"]
         if params.get("report_file"):
-            # before anything runs: the report is of the plan, whatever execution does
-            self._write_report(params["report_file"], result)
+            # before anything runs: the report is of the plan, whatever execution does;
+            # drawn from everything the planner reported, before the result is trimmed
+            self._write_report(params["report_file"], dict(result, **self._details))
+        result = self._brief(result, planner.details)
         if not planner.executes:
             result["changed"] = False       # a plan for others to execute; nothing ran
             self.ansible.exit_json(**result)
@@ -149,7 +166,14 @@ class HtoolsModule:
 
     def _fresh_plan(self, planner, data, state, cluster, options, save_state=None, **extra):
         report = self._warn_data(dict(planner.compute(data, options, save_state)))
-        plan = make_plan(planner.kind, report, state, options, cluster,
+        describe_moves(report["moves"])
+        # the plan document keeps the detail keys only when they are asked for: a
+        # 200-node group's tables would make it megabytes (the HTML report gets them)
+        self._details = {k: report[k] for k in planner.details if k in report}
+        kept = report if self._full() else dict(
+            brief(report, planner.details + ("moves",)),
+            moves=[{k: v for k, v in m.items() if k not in MOVE_TEXTS} for m in report["moves"]])
+        plan = make_plan(planner.kind, kept, state, options, cluster,
                          signing_key=self.params.get("plan_signing_key"))
         return self._result(plan, **extra)
 

@@ -79,7 +79,7 @@ def test_balance_page_has_a_score_per_step(balance):
 def test_balance_moves_table_equals_the_plan_grouped_by_jobset(balance):
     page = read_page(render_plan_html(balance))
     in_table_order = [balance['moves'][i - 1] for js in balance['jobsets'] for i in js]
-    keys = ('index', 'instance', 'move', 'old_primary', 'old_secondary', 'new_primary',
+    keys = ('index', 'instance', 'description', 'old_primary', 'old_secondary', 'new_primary',
             'new_secondary', 'jobset', 'score_text')
     assert [[row[k] for k in keys] for row in page.rows] == expected_rows(in_table_order, keys)
     assert len(page.groups) == len(balance['jobsets'])
@@ -145,14 +145,23 @@ def test_reboot_wave_state_has_the_wave_moves_applied(reboot):
             assert after[move['new_primary']]['primaries'] > before[move['new_primary']]['primaries']
 
 
-def test_evacuation_page_shows_failed_instances_and_two_scores(evacuation):
+def test_evacuation_page_shows_failed_instances_and_the_groups_scores(evacuation):
     assert evacuation['failed_instances'] and evacuation['moves']
     text = render_plan_html(evacuation)
     page = read_page(text)
     for failed in evacuation['failed_instances']:
         assert 'data-instance="%s"' % failed['instance'] in text
-    assert [float(p['data-score']) for p in page.points] == [evacuation['score_before'],
-                                                             evacuation['score_after']]
+    # no cross-group score line: each group's own score, in its table
+    assert not page.points
+    (group,) = evacuation['scores']
+    assert re.search(r'<tr data-group="%s"><td>%s</td><td>source and target</td>'
+                     r'<td class="num">%.8f</td><td class="num">%.8f</td></tr>' % (
+                         group, group, evacuation['scores'][group]['before'],
+                         evacuation['scores'][group]['after']), text)
+    # the evacuated node is marked in every chart
+    assert text.count('class="node evacuated" x=') + text.count('class="node n1 evacuated" x=') \
+        == len(svg.METRICS)
+    assert '<tspan class="label">node3 (evacuated)</tspan>' in text
     assert [row['instance'] for row in page.rows] == [m['instance'] for m in evacuation['moves']]
     after = bars_by(page, 'instances', 'after')
     usage = {n['name']: n for n in evacuation['node_usage'][1]['nodes']}
