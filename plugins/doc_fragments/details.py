@@ -21,9 +21,9 @@ options:
         handled value by value by Ansible).
       - V(full) adds the per-node and per-instance tables, the moves' opcodes and
         commands and everything else marked C(returned - with details=full) below. A
-        plan computed with V(full) carries them too, so that they come back with it as
-        O(plan).
-      - The HTML report (O(report_file), where the module has it) always shows
+        plan computed with V(full) carries them too, so that they come back with it when
+        it is given back (C(plan), on the planning modules).
+      - The HTML report (C(report_file), on the planning modules) always shows
         everything, whatever this option says.
     type: str
     choices: [summary, full]

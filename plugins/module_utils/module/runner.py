@@ -18,7 +18,7 @@ from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible.module_utils.common.text.converters import to_native
 
 from .. import deps
-from ..errors import HtoolsError
+from ..errors import HtoolsError, explained
 from ..options import validate
 from ..live.audit import JobAudit
 from ..live.executor import ExecutionError, execute_plan
@@ -66,7 +66,7 @@ class HtoolsModule:
     # -- plumbing
 
     def fail(self, msg, **result):
-        self.ansible.fail_json(msg=to_native(msg), **result)
+        self.ansible.fail_json(msg=to_native(explained(msg)), **result)
 
     def _refuse_url_credentials(self):
         # A password in the URL would be echoed by every message and result:
@@ -152,6 +152,7 @@ class HtoolsModule:
             # before anything runs: the report is of the plan, whatever execution does;
             # drawn from everything the planner reported, before the result is trimmed
             self._write_report(params["report_file"], dict(result, **self._details))
+            result["report_file"] = params["report_file"]
         result = self._brief(result, planner.details)
         if not planner.executes:
             result["changed"] = False       # a plan for others to execute; nothing ran

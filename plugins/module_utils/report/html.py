@@ -60,15 +60,15 @@ svg .grid { stroke: #e2e8f0; stroke-width: 1; }
 svg .line { fill: none; stroke: #2563eb; stroke-width: 2; }
 svg .point { fill: #fff; stroke: #2563eb; stroke-width: 2; }
 table.moves { border-collapse: collapse; width: 100%; background: #fff; font-size: 13px; }
-table.moves th, table.moves td { border: 1px solid #e2e8f0; padding: 3px 8px; text-align: left;
-                                 overflow-wrap: anywhere; }
-table.moves td[data-col="description"] { min-width: 12em; }
+table.moves th, table.moves td { border: 1px solid #e2e8f0; padding: 3px 8px; text-align: left; }
+table.moves td.name { overflow-wrap: anywhere; min-width: 7em; }
+table.moves td[data-col="description"] { min-width: 14em; }
 table.scores { border-collapse: collapse; background: #fff; font-size: 13px; }
 table.scores th, table.scores td { border: 1px solid #e2e8f0; padding: 3px 10px; text-align: left; }
 table.scores td.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.moves thead th { background: #f1f5f9; position: sticky; top: 0; }
 table.moves th.group { background: #e0e7ff; font-weight: 600; }
-table.moves td.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.moves td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.moves td.changed { background: #eff6ff; font-weight: 600; }
 pre.summary { background: #fff; border: 1px solid #e2e8f0; border-radius: 6px; padding: 10px;
               white-space: pre-wrap; font-size: 12px; }
@@ -77,6 +77,14 @@ footer { color: #94a3b8; margin-top: 32px; font-size: 12px; }
 """
 
 _NUMERIC = ("index", "jobset", "score_text")
+# Cells holding names (and the move in words, full of them): long FQDNs break after a
+# dot first, and anywhere rather than widen the table past the window.
+_NAMES = ("instance", "description", "old_primary", "old_secondary", "new_primary",
+          "new_secondary")
+
+
+def _breakable(text):
+    return escape(text).replace(".", ".<wbr>")
 
 
 def _section(ident, title, body):
@@ -161,10 +169,13 @@ def _cell(move, key):
     classes = []
     if key in _NUMERIC:
         classes.append("num")
+    if key in _NAMES:
+        classes.append("name")
     if key.startswith("new_") and value != move.get("old_" + key[4:]):
         classes.append("changed")
     return '<td data-col="%s"%s>%s</td>' % (
-        key, ' class="%s"' % " ".join(classes) if classes else "", escape(text))
+        key, ' class="%s"' % " ".join(classes) if classes else "",
+        _breakable(text) if key in _NAMES else escape(text))
 
 
 def _moves(view):

@@ -87,6 +87,10 @@ def balance_summary(report):
     return "\n".join(lines + _warning_lines(report.get("warnings", ())))
 
 
+def _count(number, word):
+    return "%d %s%s" % (number, word, "" if number == 1 else "s")
+
+
 def _names(names, shown=NODES_SHOWN):
     listed, rest = _cut(list(names), shown)
     return ", ".join(listed) + _more(rest) if listed else "none"
@@ -95,15 +99,16 @@ def _names(names, shown=NODES_SHOWN):
 def info_summary(info):
     """ganeti_cluster_info: score, N+1 failures, policy violations, groups, in a few lines."""
     groups = info["groups"]
-    lines = ["group %s: score %.8f (lowest possible %.8f), %d nodes, %d instances" % (
-        info["group"], info["score"], info["optimal_score"], len(info["nodes"]),
-        len(info["instances"])),
+    lines = ["group %s: score %.8f (lowest possible %.8f), %s, %s" % (
+        info["group"], info["score"], info["optimal_score"], _count(len(info["nodes"]), "node"),
+        _count(len(info["instances"]), "instance")),
         "N+1 failures: %s" % _names(info["n1_failures"]),
         "policy violations: %s" % _names("%s (%s)" % (v["node"], v["reason"])
                                          for v in info["policy_violations"])]
     if len(groups) > 1:
-        lines.append("groups: %s" % _names("%s (%d nodes, %d instances)" % (
-            g["name"], g["node_count"], g["instance_count"]) for g in groups))
+        lines.append("groups: %s" % _names("%s (%s, %s)" % (
+            g["name"], _count(g["node_count"], "node"), _count(g["instance_count"], "instance"))
+            for g in groups))
     return "\n".join(lines + _warning_lines(info.get("warnings", ())))
 
 
