@@ -74,7 +74,8 @@ def plan(tmp_path_factory):
         if not saved.exists():
             status, result, output = run_with(
                 shared, 'ganeti.htools.ganeti_balance',
-                dict(data_file=EXAMPLE, report_file=str(shared / 'plan.html')), '--check')
+                dict(data_file=EXAMPLE, report_file=str(shared / 'plan.html'), details='full'),
+                '--check')
             assert status == 'CHANGED' and result['moves'], output
             saved.write_text(json.dumps(result), encoding='utf-8')
         return json.loads(saved.read_text(encoding='utf-8'))
