@@ -7,7 +7,19 @@ from __future__ import annotations
 
 
 class HtoolsError(Exception):
-    """Base class: a problem the user can act on (never a programming error)."""
+    """Base class: a problem the user can act on (never a programming error).
+
+    `hint` says what the operator needs besides the message - where the message
+    itself must stay word for word another tool's (hroller's), the modules show
+    the hint after it."""
+
+    hint = None
+
+
+def explained(error):
+    """The message of an error (or any text) with its hint, as a module reports it."""
+    hint = getattr(error, "hint", None)
+    return "%s (%s)" % (error, hint) if hint else str(error)
 
 
 class DataError(HtoolsError):

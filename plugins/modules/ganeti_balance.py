@@ -37,6 +37,7 @@ extends_documentation_fragment:
   - ganeti.htools.jobs
   - ganeti.htools.plans
   - ganeti.htools.plan_report
+  - ganeti.htools.details
   - ganeti.htools.execution
 options:
   save_state:
@@ -115,13 +116,13 @@ RETURN = r'''
 summary:
   description:
     - The plan in a few lines for a person - score before and after, the moves
-      jobset by jobset (long lists cut, with a count), the stop reason, N+1
-      failures and warnings.
+      jobset by jobset in plain words (long lists cut, with a count), the stop reason,
+      N+1 failures and warnings.
   returned: success
   type: str
   sample: |-
     group default: score 220.56058989 -> 20.00060943, 37 moves in 31 jobsets
-      jobset 1 (1 move): db01 node2:node1 => node7:node2
+      jobset 1 (1 move): db01: new secondary node7, then migrate to node7
       ... and 30 more jobsets
     Cluster score improved from 220.56058989 to 20.00060943
 group:
@@ -174,7 +175,10 @@ cluster_empty:
   returned: success
   type: bool
 moves:
-  description: The moves, in order.
+  description:
+    - The moves, in order.
+    - C(action), C(step_line), C(commands) and C(opcodes) only with O(details=full);
+      RV(plan.moves) always holds the opcodes (what executes).
   returned: success
   type: list
   elements: dict
@@ -202,6 +206,13 @@ moves:
         - Move type, one of C(failover), C(failover_to_any), C(replace_secondary),
           C(replace_primary), C(replace_and_failover), C(failover_and_replace).
       type: str
+    description:
+      description:
+        - The move in plain words, the same in the summary, the HTML report and the diff -
+          C(migrate to N), C(new secondary N), joined by C(, then) (see the README,
+          "Moves in plain words").
+      type: str
+      sample: new secondary node7, then migrate to node7
     score:
       description: Cluster score after the move.
       type: float
@@ -233,6 +244,7 @@ moves:
       new_primary: node-1
       new_secondary: node-3
       move: replace_primary
+      description: migrate to node-3, then new secondary node-1, then migrate to node-1
       score: 26.525817346141004
       score_text: "26.52581735"
       action: f r:node-1 f
@@ -254,17 +266,17 @@ jobsets:
   sample: [[1], [2, 3]]
 step_lines:
   description: C(hbal)'s step lines.
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: str
 commands:
   description: The lines C(hbal -C) prints to reach the solution (empty when already balanced).
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: str
 command_script:
   description: The shell script C(hbal -C FILE) writes.
-  returned: success
+  returned: with O(details=full)
   type: str
 metrics_before:
   description: The 20 score metrics before the plan, named as C(hbal) prints them.
@@ -277,30 +289,30 @@ metrics_after:
   type: dict
 nodes_before:
   description: One dict per node of the group with the C(hbal -p) fields, before the plan.
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: dict
 nodes_after:
   description: The same node fields after the plan.
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: dict
 node_table_before:
   description: C(hbal -p)'s table before the plan.
-  returned: success
+  returned: with O(details=full)
   type: str
 node_table_after:
   description: C(hbal -p)'s table after the plan.
-  returned: success
+  returned: with O(details=full)
   type: str
 instances_before:
   description: The group's instances and their placement before the plan.
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: dict
 instances_after:
   description: The group's instances and their placement after the plan.
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: dict
 n1_failures:
@@ -310,7 +322,7 @@ n1_failures:
   elements: str
 n1_failing_instances:
   description: Instances on the nodes that fail the N+1 check.
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: str
 data_warnings:
@@ -322,7 +334,7 @@ step_seconds:
   description:
     - Wall-clock seconds of each search round (one per step, plus the round that found no
       better move), to see how planning scales on a cluster.
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: float
 search_stats:
@@ -330,7 +342,7 @@ search_stats:
     - What the search did, for the curious and for benchmarks - C(searches) (one per step
       tried), C(bulk_scored) (candidates scored in bulk), C(exact_scored) (candidates
       re-scored exactly) and C(fallbacks) (steps handed to the reference search; 0 expected).
-  returned: success
+  returned: with O(details=full)
   type: dict
 report_file:
   description: The path of the HTML report written (O(report_file)).
@@ -343,6 +355,9 @@ plan:
     - Holds the moves with their opcodes, the jobsets, the options, the cluster state the
       plan was computed from and its C(fingerprint), the planning report, and digests of
       all of them, so that an edited plan is refused (see O(plan)).
+    - The report and the moves' C(hbal) texts (C(action), C(step_line), C(commands)) are
+      left out of it unless O(details=full); the report keeps what the HTML report draws
+      (per-node usage before and after).
   returned: always, when a plan was computed or given
   type: dict
   contains:
@@ -364,7 +379,7 @@ plan:
           resume an interrupted run.
       type: dict
     moves:
-      description: The moves, as in RV(moves), with their opcodes.
+      description: The moves, as in RV(moves), with their opcodes (what executes).
       type: list
       elements: dict
     jobsets:
@@ -463,7 +478,8 @@ def main():
     argument_spec = argspecs.combine(
         argspecs.data_source(), argspecs.mond(), argspecs.balance_options(), argspecs.rapi(),
         argspecs.jobs(),
-        argspecs.execution(), argspecs.plan_report(), save_state=dict(type="path"))
+        argspecs.execution(), argspecs.plan_report(), argspecs.details(),
+        save_state=dict(type="path"))
     HtoolsModule(argument_spec, needs=BALANCE.needs).run_plan(BALANCE)
 
 

@@ -27,6 +27,7 @@ extends_documentation_fragment:
   - ganeti.htools.data_source.model
   - ganeti.htools.mond
   - ganeti.htools.rapi
+  - ganeti.htools.details
 attributes:
   check_mode:
     description: Can run in check mode and return the same result.
@@ -73,6 +74,17 @@ EXAMPLES = r'''
 '''
 
 RETURN = r'''
+summary:
+  description:
+    - The state in a few lines for a person - the group's score and the lowest possible,
+      its node and instance counts, the nodes failing N+1, the policy violations, the
+      node groups (when there are several) and the first warnings.
+  returned: success
+  type: str
+  sample: |-
+    group default: score 220.56058989 (lowest possible 0.01484375), 8 nodes, 41 instances
+    N+1 failures: node1.example.com, node2.example.com
+    policy violations: none
 score:
   description: The cluster score of the selected group, as C(hbal) prints it as C(Initial score); lower is better.
   returned: success
@@ -146,7 +158,7 @@ nodes:
   description:
     - One entry per node of the selected group, in the order of the input data.
     - The keys are the field names of C(hbal -p), with numbers as numbers.
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: dict
   contains:
@@ -297,12 +309,12 @@ nodes:
           total: 4000
 node_table:
   description: The node table exactly as C(hbal -p) prints it for the initial state.
-  returned: success
+  returned: with O(details=full)
   type: str
   sample: " F Name  t_mem n_mem i_mem ...\n   node1 262144  4096 98304 ...\n"
 instances:
   description: The instances of the selected group, in the order of the input data.
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: dict
   contains:
@@ -401,7 +413,7 @@ n1_failures:
   sample: [node2.example.com]
 n1_failing_instances:
   description: Names of the instances on the nodes listed in RV(n1_failures) (C(hbal)'s "bad instances").
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: str
   sample: [web01.example.com]
@@ -439,7 +451,8 @@ from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare impo
     MOND_OPTIONS, SOURCE_OPTIONS)
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
-from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import info_from_data
+from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import (
+    DETAILS, info_from_data)
 
 
 def _report(data, params):
@@ -447,8 +460,9 @@ def _report(data, params):
 
 
 def main():
-    argument_spec = argspecs.combine(argspecs.data_source(), argspecs.mond(), argspecs.rapi())
-    HtoolsModule(argument_spec).run_report(_report)
+    argument_spec = argspecs.combine(argspecs.data_source(), argspecs.mond(), argspecs.rapi(),
+                                     argspecs.details())
+    HtoolsModule(argument_spec).run_report(_report, details=DETAILS)
 
 
 if __name__ == '__main__':

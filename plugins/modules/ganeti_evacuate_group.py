@@ -41,6 +41,7 @@ extends_documentation_fragment:
   - ganeti.htools.jobs
   - ganeti.htools.plans
   - ganeti.htools.plan_report
+  - ganeti.htools.details
   - ganeti.htools.execution
   - ganeti.htools.lock_owner
 options:
@@ -212,9 +213,11 @@ moves:
   description:
     - One entry per instance that moves (C(hail)'s moved list), in request order -
       C(index) (its job number in C(hail)'s answer), C(instance), C(move) (its opcodes
-      by name, such as C(replace_disks+migrate+replace_disks)), C(old_primary),
-      C(old_secondary), C(old_group), C(new_primary), C(new_secondary), C(new_group),
-      C(opcodes) (hail's job) and C(jobset).
+      by name, such as C(replace_disks+migrate+replace_disks)), C(description) (the
+      move in plain words, as in the HTML report and the diff, such as C(new secondary
+      node5, then migrate to node5)), C(old_primary), C(old_secondary), C(old_group),
+      C(new_primary), C(new_secondary), C(new_group), C(jobset), and with
+      O(details=full) C(opcodes) (hail's job; the moves of RV(plan) always have them).
   returned: success
   type: list
   elements: dict
@@ -224,7 +227,7 @@ jobs:
       (the C(index) of the move in RV(moves) it belongs to), C(instance), C(opcode) (its C(OP_ID))
       and C(depends) (the job that must succeed first - the previous opcode of the
       same instance; the instances do not depend on each other).
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: dict
   sample:
@@ -236,15 +239,18 @@ jobsets:
   type: list
   elements: list
 scores:
-  description: The score (hbal's metric) of every node group involved, C(before) and C(after).
+  description:
+    - Each node group involved (the source groups and the targets), with its own score
+      C(before) and C(after) the plan - the score C(hbal) gives that group alone; the HTML
+      report shows them in a table.
   returned: success
   type: dict
 score_before:
-  description: The cluster score before the plan.
+  description: The score of all the nodes of the groups involved taken together, before the plan (no group's own score; see RV(scores)).
   returned: success
   type: float
 score_after:
-  description: The cluster score after the plan.
+  description: The same after the plan.
   returned: success
   type: float
 data_warnings:
@@ -301,7 +307,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.pla
 def main():
     argument_spec = argspecs.combine(
         argspecs.data_file(), argspecs.rapi(), argspecs.jobs(), argspecs.execution(),
-        argspecs.plan_report(),
+        argspecs.plan_report(), argspecs.details(),
         nodes=dict(type="list", elements="str", default=[]),
         mode=dict(type="str", choices=["primary-only", "secondary-only", "all"], default="all"),
         instances=dict(type="list", elements="str", default=[]),

@@ -40,6 +40,7 @@ extends_documentation_fragment:
   - ganeti.htools.rapi
   - ganeti.htools.plans
   - ganeti.htools.plan_report
+  - ganeti.htools.details
 options:
   group:
     description:
@@ -328,6 +329,11 @@ moves:
     move:
       description: Move type, see above.
       type: str
+    description:
+      description:
+        - The move in plain words, as in the summary, the HTML report and the diff, such as
+          C(migrate to n1-3, then new secondary n1-4).
+      type: str
     old_primary:
       description: Primary node before the move.
       type: str
@@ -341,7 +347,9 @@ moves:
       description: Secondary node after the move, or null.
       type: str
     opcodes:
-      description: The Ganeti opcodes of the move, as RAPI/LUXI bodies.
+      description:
+        - The Ganeti opcodes of the move, as RAPI/LUXI bodies; only with O(details=full)
+          (RV(plan.moves) always has them).
       type: list
       elements: dict
     jobset:
@@ -367,12 +375,12 @@ jobsets:
   sample: [[1, 2], [3]]
 instances_before:
   description: The moved instances (C(name), C(pnode), C(snode)) before the plan.
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: dict
 instances_after:
   description: The moved instances after their last move in the plan.
-  returned: success
+  returned: with O(details=full)
   type: list
   elements: dict
 data_warnings:
@@ -456,7 +464,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.plann
 def main():
     argument_spec = argspecs.combine(
         argspecs.data_source(), argspecs.rapi(), argspecs.plans(), argspecs.roller_options(),
-        argspecs.plan_report())
+        argspecs.plan_report(), argspecs.details())
     HtoolsModule(argument_spec, needs=ROLLER.needs).run_plan(ROLLER)
 
 

@@ -74,7 +74,8 @@ def plan(tmp_path_factory):
         if not saved.exists():
             status, result, output = run_with(
                 shared, 'ganeti.htools.ganeti_balance',
-                dict(data_file=EXAMPLE, report_file=str(shared / 'plan.html')), '--check')
+                dict(data_file=EXAMPLE, report_file=str(shared / 'plan.html'), details='full'),
+                '--check')
             assert status == 'CHANGED' and result['moves'], output
             saved.write_text(json.dumps(result), encoding='utf-8')
         return json.loads(saved.read_text(encoding='utf-8'))
@@ -205,3 +206,176 @@ def test_the_reboot_report_shows_each_wave_while_its_nodes_are_down(reboot_page)
     shot = os.environ.get('HTOOLS_REBOOT_REPORT_SCREENSHOT')
     if shot:
         reboot_page.screenshot(path=shot, full_page=True)
+
+
+# -- long node names (issue 23, items 7 and 8): real FQDN clusters, no common suffix
+
+DOMAINS = ('fra1.prod.example.org', 'ams2.prod.example.net', 'corp.example.com',
+           'dc3.storage.internal', 'lon.backup.example.co.uk')
+
+
+def long_names(count, prefix='hypervisor-rack'):
+    """`count` long names over mixed domains that share no suffix, and differ only
+    near their start when read from the right (what clipping from the left hid)."""
+    return ['%s%02d-slot%02d.%s' % (prefix, i // 4, i % 4, DOMAINS[i % len(DOMAINS)])
+            for i in range(count)]
+
+
+def text_cluster(groups, instances):
+    """An htools text file: groups {name: [node names]}, instances as (name, p, s, mem)."""
+    lines = ['%s|uuid-%s|preferred|' % (g, g) for g in groups] + ['']
+    for group, nodes in groups.items():
+        for pos, node in enumerate(nodes):
+            lines.append('%s|65536|1024|%d|800000|%d|16|%s|uuid-%s|1|' % (
+                node, 64000, 700000, 'M' if pos == 0 and group == list(groups)[0] else 'N',
+                group))
+    lines.append('')
+    lines += ['%s|%d|20480|1|running|Y|%s|%s|drbd||1' % (name, mem, pnode, snode)
+              for name, pnode, snode, mem in instances]
+    return '\n'.join(lines + ['', '']) + '\n'
+
+
+def _open(browser, path, width):
+    tab = browser.new_page(viewport={'width': width, 'height': 900})
+    tab.goto('file://' + path)
+    tab.wait_for_load_state('load')
+    return tab
+
+
+# For every node label of every usage chart: its box, the chart's box, the box of
+# the panel that shows the chart, where the bars start, and the text shown.
+LABEL_BOXES = '''svgs => svgs.flatMap(svg => {
+    const chart = svg.getBoundingClientRect();
+    const panel = svg.closest(".panel").getBoundingClientRect();
+    const plot = Math.min(...Array.from(svg.querySelectorAll("g.bar rect"),
+                                        r => r.getBoundingClientRect().left));
+    return Array.from(svg.querySelectorAll("text.node"), t => {
+        const box = t.getBoundingClientRect();
+        const span = t.querySelector("tspan.label"), title = t.querySelector("title");
+        return {node: t.dataset.node, label: (span || t).textContent,
+                tip: title && title.textContent, left: box.left, right: box.right,
+                top: box.top, bottom: box.bottom, chart_left: chart.left,
+                chart_right: chart.right, panel_left: panel.left, panel_right: panel.right,
+                plot: plot, metric: svg.dataset.metric};
+    });
+})'''
+
+
+def _assert_labels_readable(tab, names, shot):
+    tab.screenshot(path=shot, full_page=True)
+    labels = tab.locator('svg.chart.usage').evaluate_all(LABEL_BOXES)
+    assert len(labels) == len(names) * len(METRICS)
+    suffix = tab.locator('#usage li.suffix').all_inner_texts()
+    for label in labels:
+        where = (label['metric'], label['node'])
+        # fully inside the chart and the panel showing it, left of the bars
+        assert label['left'] >= label['chart_left'] - 0.5, (where, label)
+        assert label['left'] >= label['panel_left'] - 0.5, (where, label)
+        assert label['right'] <= label['plot'] + 0.5, (where, label)
+        assert label['right'] <= label['panel_right'] + 0.5, (where, label)
+        assert label['bottom'] > label['top']
+        # the whole name, or the name less the suffix every name shares (said once)
+        shown = label['label'].split(' (')[0]
+        assert label['node'] == shown or (suffix and label['node'] == shown + suffix[0].split()[-1])
+        assert label['tip'] == label['node']
+    for metric in METRICS:
+        shown = [lab['label'] for lab in labels if lab['metric'] == metric]
+        assert len(set(shown)) == len(names), metric
+
+
+@pytest.fixture(scope='module')
+def long_named_balance(tmp_path_factory):
+    """A balance report of 40 nodes with long names over five domains."""
+    work = tmp_path_factory.mktemp('long-names')
+    names = long_names(40)
+    loaded = names[:30]         # the last ten are new and empty
+    instances = [('vm%03d.%s' % (k, DOMAINS[k % len(DOMAINS)]), loaded[k % 30],
+                  loaded[(k * 7 + 1) % 30], 2048 + 1024 * (k % 3)) for k in range(120)]
+    instances = [i for i in instances if i[1] != i[2]]
+    data = work / 'long.data'
+    data.write_text(text_cluster({'default': names}, instances))
+    status, result, output = run_with(
+        work, 'ganeti.htools.ganeti_balance',
+        dict(data_file=str(data), report_file=str(work / 'plan.html'), max_length=4), '--check')
+    assert status == 'CHANGED' and result['moves'], output
+    return names, result
+
+
+def test_long_node_names_from_mixed_domains_are_fully_visible(browser, long_named_balance,
+                                                              tmp_path):
+    names, result = long_named_balance
+    tab = _open(browser, result['report_file'], 1280)
+    try:
+        shot = os.environ.get('HTOOLS_LONG_NAMES_SCREENSHOT') or str(tmp_path / 'long.png')
+        _assert_labels_readable(tab, names, shot)
+    finally:
+        tab.close()
+
+
+@pytest.fixture(scope='module')
+def change_group(tmp_path_factory):
+    """A change-group report: instances of one group of long-named nodes to another."""
+    work = tmp_path_factory.mktemp('change-group')
+    source = long_names(6, 'frankfurt-hypervisor-rack')
+    target = long_names(6, 'amsterdam-hypervisor-rack')
+    instances = [('database-%02d.customers.%s' % (k, DOMAINS[k % len(DOMAINS)]),
+                  source[k % 6], source[(k + 1) % 6], 4096) for k in range(8)]
+    data = work / 'groups.data'
+    data.write_text(text_cluster({'prod-frankfurt-a': source, 'prod-amsterdam-b': target},
+                                 instances))
+    moved = [i[0] for i in instances[:4]]
+    status, result, output = run_with(
+        work, 'ganeti.htools.ganeti_evacuate_group',
+        dict(data_file=str(data), instances=moved, target_groups=['prod-amsterdam-b'],
+             report_file=str(work / 'plan.html')), '--check')
+    assert status == 'CHANGED' and len(result['moves']) == 4, output
+    return result
+
+
+def test_change_group_report_names_groups_and_fits_1400px(browser, change_group, tmp_path):
+    tab = _open(browser, change_group['report_file'], 1400)
+    try:
+        tab.screenshot(path=str(tmp_path / 'change-group.png'), full_page=True)
+        meta = tab.locator('p.meta').inner_text()
+        assert 'target groups: prod-amsterdam-b' in meta
+        rows = tab.locator('#group-scores tbody tr').evaluate_all(
+            'rows => rows.map(r => Array.from(r.querySelectorAll("td"), td => td.innerText))')
+        assert [r[0] for r in rows] == ['prod-frankfurt-a', 'prod-amsterdam-b']
+        assert [r[1] for r in rows] == ['source', 'target']
+        for group, _role, before, after in rows:
+            scores = change_group['scores'][group]
+            assert (float(before), float(after)) == (round(scores['before'], 8),
+                                                     round(scores['after'], 8))
+        # the moves table fits: nothing to scroll, nothing past the window
+        table = tab.locator('table.moves').evaluate(
+            't => [t.getBoundingClientRect().right, t.parentElement.scrollWidth,'
+            ' t.parentElement.clientWidth, document.documentElement.scrollWidth]')
+        assert table[0] <= 1400 and table[1] <= table[2] and table[3] <= 1400, table
+        headers = tab.locator('table.moves thead th').all_inner_texts()
+        assert 'Old group' in headers and 'New group' in headers
+        cells = tab.locator('table.moves td[data-col="description"]').all_inner_texts()
+        assert cells and all('_' not in c for c in cells), cells
+    finally:
+        tab.close()
+
+
+def test_evacuated_nodes_are_marked_in_every_chart(browser, tmp_path):
+    names = long_names(8)
+    instances = [('vm%02d.%s' % (k, DOMAINS[k % 5]), names[k % 4], names[(k + 1) % 4], 2048)
+                 for k in range(8)]
+    data = tmp_path / 'evac.data'
+    data.write_text(text_cluster({'default': names}, instances))
+    status, result, output = run_with(
+        tmp_path, 'ganeti.htools.ganeti_evacuate_group',
+        dict(data_file=str(data), nodes=[names[1]], report_file=str(tmp_path / 'e.html')),
+        '--check')
+    assert status == 'CHANGED', output
+    tab = _open(browser, result['report_file'], 1400)
+    try:
+        marked = tab.locator('svg.chart.usage text.node.evacuated').evaluate_all(
+            'ts => ts.map(t => [t.dataset.node, t.textContent])')
+        assert [m[0] for m in marked] == [names[1]] * len(METRICS)
+        assert all('(evacuated)' in m[1] for m in marked)
+        _assert_labels_readable(tab, names, str(tmp_path / 'evac.png'))
+    finally:
+        tab.close()

@@ -61,7 +61,7 @@ def test_certificates_are_verified_by_default(lab, tmp_path):
 
     # the lab's CA as ca_path: verified, works (as a module option this time)
     status, result, output = lab.run_module(tmp_path, 'ganeti_cluster_info',
-                                            {'ca_path': lab.ca}, env=env)
+                                            {'ca_path': lab.ca, 'details': 'full'}, env=env)
     assert status == 'SUCCESS', output
     assert len(result['nodes']) == lab.nodes_count
 

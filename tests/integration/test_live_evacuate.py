@@ -34,7 +34,7 @@ def test_evacuating_the_master_plans_without_changing_anything_then_empties_it(f
     assert not plan_run['failed_instances']
     # node1 is the master: evacuated, never drained
     assert plan_run['drain_nodes'] == [] and 'node1 is the master node' in output
-    for move in plan_run['moves']:
+    for move in plan_run['plan']['moves']:       # the opcodes: in the plan document
         assert [op['OP_ID'] for op in move['opcodes']] == ['OP_INSTANCE_MIGRATE']
         assert move['opcodes'][0]['target_node'] == move['new_primary'] != 'node1'
     # check mode: nothing moved, no job, no lock

@@ -43,7 +43,8 @@ def test_balance_over_luxi_plans_what_hbal_L_plans_and_check_mode_changes_nothin
     lab = fresh
     before = _snapshot(lab)
     hbal = lab.hbal_luxi('-C')
-    status, result, output = _luxi(lab, tmp_path, 'ganeti_balance', check=True)
+    status, result, output = _luxi(lab, tmp_path, 'ganeti_balance', {'details': 'full'},
+                                   check=True)
     assert status == 'CHANGED', output
     expected = _hbal_commands(hbal)
     assert expected and _module_commands(result) == expected, (result['commands'], hbal)
@@ -95,8 +96,9 @@ def _trail_texts(job, source):
 def test_the_other_reading_modules_read_over_luxi_as_over_rapi(fresh, tmp_path):
     lab = fresh
     before = _snapshot(lab)
-    rapi_args = {'rapi_url': lab.url, 'rapi_user': lab.user, 'ca_path': lab.ca}
-    status, over_luxi, output = _luxi(lab, tmp_path, 'ganeti_cluster_info')
+    rapi_args = {'rapi_url': lab.url, 'rapi_user': lab.user, 'ca_path': lab.ca,
+                 'details': 'full'}
+    status, over_luxi, output = _luxi(lab, tmp_path, 'ganeti_cluster_info', {'details': 'full'})
     assert status == 'SUCCESS', output
     hbal = lab.hbal_luxi('--print-nodes')
     assert '%.8f' % over_luxi['score'] == re.search(r'^Initial score: (\S+)$', hbal, re.M).group(1)

@@ -33,7 +33,7 @@ def test_cluster_info_scores_the_live_cluster_like_hbal(lab, tmp_path):
         before = _raw_sizes(lab)
         status, result, output = lab.run_module(
             tmp_path, 'ganeti_cluster_info',
-            {'rapi_url': lab.url, 'rapi_user': lab.user, 'ca_path': lab.ca})
+            {'rapi_url': lab.url, 'rapi_user': lab.user, 'ca_path': lab.ca, 'details': 'full'})
         hbal = lab.hbal('--print-nodes')
         after = _raw_sizes(lab)
         if before == after:

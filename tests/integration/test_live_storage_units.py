@@ -26,7 +26,7 @@ def _listed_storage(lab):
 
 def test_units_read_over_rapi_are_what_the_nodes_report(lab, tmp_path):
     status, result, output = lab.run_module(tmp_path, 'ganeti_cluster_info',
-                                            {'rapi_storage_units': True})
+                                            {'rapi_storage_units': True, 'details': 'full'})
     assert status == 'SUCCESS', output
     listed = _listed_storage(lab)
     assert sorted(listed) == sorted(n['name'] for n in result['nodes'])
@@ -40,7 +40,7 @@ def test_units_read_over_rapi_are_what_the_nodes_report(lab, tmp_path):
         ('file', listed['node1'][0], len(listed))]
 
     # without the option, no units (hbal's model)
-    status, result, output = lab.run_module(tmp_path, 'ganeti_cluster_info')
+    status, result, output = lab.run_module(tmp_path, 'ganeti_cluster_info', {'details': 'full'})
     assert status == 'SUCCESS', output
     assert all(node['storage_units'] == [] for node in result['nodes'])
 

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
+from ansible_collections.ganeti.htools.plugins.module_utils.report.move_words import describe_move
+
 # the cells every kind of plan shows for a move (report/plan_view.py MOVE_COLUMNS)
-ROW_KEYS = ('index', 'instance', 'move', 'old_primary', 'old_secondary', 'new_primary',
+ROW_KEYS = ('index', 'instance', 'description', 'old_primary', 'old_secondary', 'new_primary',
             'new_secondary', 'jobset')
 
 
 def expected_rows(moves, keys=ROW_KEYS):
-    """The moves table's cells for `moves`, as text, in plan order."""
+    """The moves table's cells for `moves`, as text, in plan order (the move in words)."""
+    moves = [dict(m, description=m.get('description') or describe_move(m)) for m in moves]
     return [[('' if move.get(k) is None else str(move[k])) for k in keys] for move in moves]
 
 

@@ -32,7 +32,8 @@ def hbal_plan(data_file, *args):
 
 @pytest.mark.usefixtures('require_hbal')
 def test_check_mode_plan_equals_hbal(tmp_path):
-    status, result, output = run_module(tmp_path, MODULE, '--check', '-a', 'data_file=%s' % EXAMPLE)
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a',
+                                        'data_file=%s details=full' % EXAMPLE)
     assert status == 'CHANGED', output
     steps, end, commands = hbal_plan(EXAMPLE)
     assert result['step_lines'] == steps
@@ -49,13 +50,13 @@ def test_check_mode_plan_equals_hbal(tmp_path):
 @pytest.mark.usefixtures('require_hbal')
 def test_options_reach_the_algorithm(tmp_path):
     data = os.path.join(SPEC_DATA, 'hbal-evac.data')
-    params = dict(data_file=data, evac_mode=True, restricted_migration=True)
+    params = dict(data_file=data, evac_mode=True, restricted_migration=True, details='full')
     status, result, output = run_module(tmp_path, MODULE, '--check', '-a', json.dumps(params))
     assert status == 'CHANGED', output
     steps, end, commands = hbal_plan(data, '--evac-mode', '--restricted-migration')
     assert (result['step_lines'], result['stop_reason'], result['commands']) == (steps, end, commands)
 
-    params = dict(data_file=data, offline_nodes=['node-3'], max_length=2)
+    params = dict(data_file=data, offline_nodes=['node-3'], max_length=2, details='full')
     status, result, output = run_module(tmp_path, MODULE, '--check', '-a', json.dumps(params))
     steps, end, commands = hbal_plan(data, '-O', 'node-3', '-l', '2')
     assert (result['step_lines'], result['commands']) == (steps, commands)
@@ -66,8 +67,34 @@ def test_diff_shows_placements(tmp_path):
     status, result, output = run_module(tmp_path, MODULE, '--check', '--diff', '-a',
                                         'data_file=%s' % data)
     assert status == 'CHANGED', output
-    assert '-inst-p2 node-E:node-3' in output
-    assert '+inst-p2 node-1:node-3' in output
+    # each instance's old placement right above its new one, then its moves in words
+    assert ('\n inst-p2\n-  on node-E (secondary node-3)\n+  on node-1 (secondary node-3)\n'
+            '+  by: migrate to node-3, then new secondary node-1, then migrate to node-1\n'
+            in output), output
+
+
+def test_default_result_is_small_and_full_on_request(tmp_path):
+    status, brief, output = run_module(tmp_path, MODULE, '--check', '-a',
+                                       'data_file=%s' % EXAMPLE)
+    assert status == 'CHANGED', output
+    for key in ('nodes_before', 'nodes_after', 'instances_before', 'instances_after',
+                'node_table_before', 'step_lines', 'commands', 'command_script'):
+        assert key not in brief, key
+    assert brief['summary'] and brief['moves'] and brief['plan']['moves']
+    for move, whole in zip(brief['moves'], brief['plan']['moves']):
+        assert 'opcodes' not in move and 'commands' not in move
+        assert whole['opcodes'] and move['description'] == whole['description']
+        assert '_' not in move['description']
+    assert len(json.dumps(brief)) < 60000
+    status, full, output = run_module(tmp_path, MODULE, '--check', '-a',
+                                      'data_file=%s details=full' % EXAMPLE)
+    assert status == 'CHANGED', output
+    assert len(full['nodes_before']) == 8 and full['moves'][0]['opcodes']
+    assert full['moves'][0]['step_line'] and full['plan']['moves'][0]['commands']
+    # the plan given back yields what it was computed with
+    params = dict(data_file=EXAMPLE, plan=full['plan'], details='full')
+    status, again, output = run_module(tmp_path, MODULE, '--check', '-a', json.dumps(params))
+    assert status == 'CHANGED' and again['step_lines'] == full['step_lines'], output
 
 
 def test_without_check_mode_refuses_to_execute(tmp_path):
@@ -118,7 +145,7 @@ def test_mond_data_plan_equals_hbal(tmp_path, held_back):
     mond, names = _example_mond_file(tmp_path)
     if held_back:
         mond, _names = _example_mond_file(tmp_path, skip=names[2])
-    params = dict(data_file=EXAMPLE, mond=True, mond_data=mond)
+    params = dict(data_file=EXAMPLE, mond=True, mond_data=mond, details='full')
     status, result, output = run_module(tmp_path, MODULE, '--check', '-a', json.dumps(params))
     assert status == 'CHANGED', output
     steps, end, commands = hbal_plan(EXAMPLE, '--mond=yes', '--mond-data', mond)

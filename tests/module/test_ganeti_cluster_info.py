@@ -51,7 +51,7 @@ def run_hbal(data_file, *args):
 
 @pytest.mark.usefixtures('require_hbal')
 def test_example_score_matches_hbal(tmp_path):
-    status, result, output = run_module(tmp_path, '-a', 'data_file=%s' % EXAMPLE)
+    status, result, output = run_module(tmp_path, '-a', 'data_file=%s details=full' % EXAMPLE)
     assert status == 'SUCCESS', output
     assert result['changed'] is False
     for key in RESULT_KEYS:
@@ -96,7 +96,7 @@ def test_check_mode_gives_the_same_result(tmp_path):
 ], ids=['offline_nodes', 'ignore_dynu', 'exclusion_tags', 'group'])
 @pytest.mark.usefixtures('require_hbal')
 def test_options_match_hbal(tmp_path, params, hbal_args):
-    params = dict(params, data_file=EXAMPLE)
+    params = dict(params, data_file=EXAMPLE, details='full')
     status, result, output = run_module(tmp_path, '-a', json.dumps(params))
     assert status == 'SUCCESS', output
     hbal_score, hbal_table = run_hbal(EXAMPLE, *hbal_args)
@@ -131,13 +131,13 @@ def test_nodes_show_their_storage_units(tmp_path):
     with_units.write_text('\n'.join(lines) + '\n')
     without = tmp_path / 'plain.data'
     without.write_text('\n'.join(lines).replace('|2000,4000,drbd8,xenvg;5000,10000,file,/srv/a,x', '') + '\n')
-    status, result, output = run_module(tmp_path, '-a', 'data_file=%s' % with_units)
+    status, result, output = run_module(tmp_path, '-a', 'data_file=%s details=full' % with_units)
     assert status == 'SUCCESS', output
     units = {n['name']: n['storage_units'] for n in result['nodes']}
     assert units == {'node1': [{'type': 'drbd8', 'key': 'xenvg', 'free': 2000, 'total': 4000},
                                {'type': 'file', 'key': '/srv/a', 'free': 5000, 'total': 10000}],
                      'node2': []}
-    status, plain, output = run_module(tmp_path, '-a', 'data_file=%s' % without)
+    status, plain, output = run_module(tmp_path, '-a', 'data_file=%s details=full' % without)
     assert status == 'SUCCESS', output
     assert [n['storage_units'] for n in plain['nodes']] == [[], []]
     assert plain['storage_unit_metrics'] == []
@@ -162,6 +162,34 @@ def test_free_disk_metrics_are_per_unit(tmp_path):
     assert [u['free_disk_cv'] for u in units] == pytest.approx([0.25, 0.1])
     assert [u['free_disk_cv_forth'] for u in units] == pytest.approx([0.25, 0.1])
     assert result['metrics']['free_disk_cv'] == pytest.approx(0.175)
+
+
+@pytest.mark.usefixtures('require_hbal')
+def test_default_result_is_a_summary_without_the_tables(tmp_path):
+    status, result, output = run_module(tmp_path, '-a', 'data_file=%s' % EXAMPLE)
+    assert status == 'SUCCESS', output
+    for key in ('nodes', 'node_table', 'instances', 'n1_failing_instances'):
+        assert key not in result, key
+    hbal_score, _table = run_hbal(EXAMPLE)
+    lines = result['summary'].split('\n')
+    assert lines[0] == 'group default: score %s (lowest possible %.8f), 8 nodes, 41 instances' % (
+        hbal_score, result['optimal_score'])
+    assert lines[1] == 'N+1 failures: ' + ', '.join(result['n1_failures'])
+    assert lines[2].startswith('policy violations: ')
+    assert len(lines) <= 6 and len(json.dumps(result)) < 6000
+
+
+def test_summary_names_the_groups(tmp_path):
+    data = tmp_path / 'groups.data'
+    data.write_text('\n'.join([
+        'g1|uuid-g1|preferred|', 'g2|uuid-g2|preferred|', '',
+        'a|8192|512|5000|102400|80000|8|M|uuid-g1|1|', 'b|8192|512|5000|102400|80000|8|N|uuid-g1|1|',
+        'c|8192|512|5000|102400|80000|8|N|uuid-g2|1|', '',
+        'i1|1024|1000|1|running|Y|a|b|drbd||1', '', '']) + '\n')
+    status, result, output = run_module(tmp_path, '-a', 'data_file=%s group=g1' % data)
+    assert status == 'SUCCESS', output
+    assert result['summary'].split('\n')[3] == \
+        'groups: g1 (2 nodes, 1 instance), g2 (1 node, 0 instances)'
 
 
 def test_missing_data_file_fails_cleanly(tmp_path):

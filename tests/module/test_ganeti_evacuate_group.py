@@ -93,24 +93,29 @@ def test_answers_iallocator_requests_exactly_as_hail(tmp_path):
         assert result['iallocator_result'] == json.loads(out), path
         kinds.add(result['kind'])
         assert result['changed'] is bool(result['moves'])
-        assert result['plan']['moves'] == result['moves']
+        assert [{k: v for k, v in m.items() if k != 'opcodes'} for m in result['plan']['moves']] \
+            == result['moves']
+        assert [m['opcodes'] for m in result['plan']['moves']] == result['iallocator_result'][
+            'result'][2]
     assert kinds >= {'node-evacuate', 'change-group'}, kinds
 
 
 def test_node_evacuation_plan(tmp_path, cluster):
-    status, result, output = run(tmp_path, dict(data_file=cluster, nodes=['n1-0']), '--check',
-                                 '--diff')
+    status, result, output = run(tmp_path, dict(data_file=cluster, nodes=['n1-0'],
+                                                details='full'), '--check', '--diff')
     assert status == 'CHANGED', output
     assert result['kind'] == 'node-evacuate' and result['mode'] == 'all'
-    assert '\n-d0 n1-0:n1-1\n' in output and '\n-d2 n1-3:n1-0\n' in output
+    assert '\n d0\n-  on n1-0 (secondary n1-1)\n+  on ' in output
+    assert '\n d2\n-  on n1-3 (secondary n1-0)\n+  on ' in output
     assert result['nodes'] == ['n1-0'] and result['drain_nodes'] == ['n1-0']
     moved = {m['instance']: m for m in result['moves']}
     assert sorted(moved) == ['d0', 'd1', 'd2']
     assert [f['instance'] for f in result['failed_instances']] == ['p0']
     for move in moved.values():
         assert {move['new_primary'], move['new_secondary']} <= {'n1-4', 'n1-5'}, move
-        assert '\n+%s %s:%s\n' % (move['instance'], move['new_primary'],
-                                  move['new_secondary']) in output
+        assert '\n %s\n-  on %s (secondary %s)\n+  on %s (secondary %s)\n+  by: %s\n' % (
+            move['instance'], move['old_primary'], move['old_secondary'], move['new_primary'],
+            move['new_secondary'], move['description']) in output
         assert move['new_group'] == 'g1'
         ops = [op['OP_ID'] for op in move['opcodes']]
         assert move['move'] == '+'.join(
@@ -171,8 +176,9 @@ def test_plan_given_back_and_executing_needs_rapi(tmp_path, cluster):
     status, again, output = run(tmp_path, dict(data_file=cluster, plan=first['plan']), '--check')
     assert status == 'CHANGED', output
     assert again['plan']['plan_id'] == first['plan']['plan_id'] and again['replanned'] is False
-    for key in ('moves', 'failed_instances', 'jobs', 'iallocator_result', 'summary'):
+    for key in ('moves', 'failed_instances', 'iallocator_result', 'summary'):
         assert again[key] == first[key], key
+    assert 'jobs' not in again and 'opcodes' not in again['moves'][0]   # details: summary
     status, result, output = run(tmp_path, dict(data_file=cluster, nodes=['n1-0']))
     assert status == 'FAILED!' and 'needs a live cluster' in result['msg'], output
 

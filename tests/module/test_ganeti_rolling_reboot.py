@@ -93,7 +93,8 @@ def test_report_equals_hroller_in_both_modes(tmp_path, cluster):
 
 
 def test_waves_carry_the_moves_and_opcodes(tmp_path, cluster):
-    status, result, output = run(tmp_path, dict(data_file=cluster, full_evacuation=True))
+    status, result, output = run(tmp_path, dict(data_file=cluster, full_evacuation=True,
+                                                details='full'))
     assert status == 'SUCCESS', output
     assert result['master'] == {'node': 'n1-1', 'wave': len(result['waves'])}
     assert result['reboot_groups'][-1][-1] == 'n1-1'
@@ -163,17 +164,20 @@ def test_wave_targets_judge_the_given_wave(tmp_path, cluster):
     assert status == 'FAILED!' and 'unknown target node nosuch of p0' in result['msg'], output
 
 
-@pytest.mark.parametrize('opts, message', [
-    ({'group': 'nosuch'}, 'Cannot find target group.'),
-    ({'offline_nodes': ['x', 'n1-0', 'y']}, 'wrong node name(s) set as offline: y,x'),
-    ({'node_tags': ['green']}, 'Cannot create node graph'),
+@pytest.mark.parametrize('opts, message, hint', [
+    ({'group': 'nosuch'}, 'Cannot find target group.',
+     ' (no node group is named or has the UUID nosuch; the groups are g1, g2)'),
+    ({'offline_nodes': ['x', 'n1-0', 'y']}, 'wrong node name(s) set as offline: y,x', ''),
+    ({'node_tags': ['green']}, 'Cannot create node graph',
+     ' (no node carries the node_tags green; the nodes\' tags are blue, red)'),
 ])
-def test_failures_carry_hrollers_message(tmp_path, cluster, opts, message):
+def test_failures_carry_hrollers_message(tmp_path, cluster, opts, message, hint):
     code, _lines, err = hroller(cluster, opts)
     assert code == 1 and ('Error: ' + message) in err
     status, result, output = run(tmp_path, dict(opts, data_file=cluster), '--check')
     assert status == 'FAILED!', output
-    assert result['msg'] == message
+    # hroller's words first, then what the operator needs besides them
+    assert result['msg'] == message + hint
     assert 'Traceback' not in output
 
 
@@ -182,14 +186,15 @@ def test_missing_master_fails_unless_forced(tmp_path):
     path.write_text(CLUSTER.replace('|M|', '|N|'))
     status, result, output = run(tmp_path, dict(data_file=str(path)))
     assert status == 'FAILED!', output
-    assert result['msg'] == 'No master node found (maybe not supported by backend).'
+    assert result['msg'].startswith('No master node found (maybe not supported by backend). (')
+    assert 'M in its 8th field' in result['msg']
     status, result, output = run(tmp_path, dict(data_file=str(path), force=True), '--diff')
     assert status == 'SUCCESS', output
     assert result['master'] == {'node': None, 'wave': None}
     assert 'No master node found' in output        # shown as a warning
-    # --diff: each moved instance before the plan and after its last move
+    # --diff: each moved instance before the plan and after its last move, paired
     last = {m['instance']: m['new_primary'] for m in result['moves']}
-    assert '-p0 n1-0\n' in output and '+p0 %s\n' % last['p0'] in output
+    assert '\n p0\n-  on n1-0\n+  on %s\n' % last['p0'] in output
 
 
 def test_plan_given_back_is_returned_unchanged(tmp_path, cluster):

@@ -38,7 +38,7 @@ def test_report_file_is_written_in_check_mode(tmp_path, module, params, status):
     page = read_page(text)
     in_table_order = [result['moves'][i - 1] for js in result['jobsets'] for i in js]
     assert sorted(expected_rows(in_table_order)) == sorted(
-        [row[k] for k in ('index', 'instance', 'move', 'old_primary', 'old_secondary',
+        [row[k] for k in ('index', 'instance', 'description', 'old_primary', 'old_secondary',
                           'new_primary', 'new_secondary', 'jobset')] for row in page.rows)
     assert not list(tmp_path.glob('.plan.html.*'))      # no temporary file left behind
 

@@ -90,7 +90,8 @@ def test_balance_drbd_cluster_over_rapi(vmlab, tmp_path, timed):
     assert not any(marker in hbal_before for marker in BALANCED), hbal_before
 
     with timed('ganeti_balance check mode (plan)'):
-        status, proposal, output = lab.run_module(tmp_path, 'ganeti_balance', check=True)
+        status, proposal, output = lab.run_module(tmp_path, 'ganeti_balance',
+                                                  {'details': 'full'}, check=True)
     assert status == 'CHANGED', output
     plan = proposal['plan']
     _check_plan(lab, plan, layout)

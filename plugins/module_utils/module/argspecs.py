@@ -5,7 +5,7 @@
 
 Each group matches one doc fragment: data_file (data_source), data_source
 (data_source and data_source.model), mond (mond), rapi (LUXI and RAPI), jobs,
-balance_options, plans, execution, plan_report.  Numeric options are declared as option tables (type, default,
+balance_options, plans, execution, plan_report, details.  Numeric options are declared as option tables (type, default,
 valid range), so the same declaration builds the spec and checks the values.
 """
 
@@ -137,6 +137,11 @@ def execution():
 def plan_report():
     """Where a planning module writes the HTML report of its plan."""
     return dict(report_file=dict(type="path"))
+
+
+def details():
+    """How much a result holds: `summary` (the default) or `full` (doc fragment details)."""
+    return dict(details=dict(type="str", choices=["summary", "full"], default="summary"))
 
 
 def combine(*groups, **extra):

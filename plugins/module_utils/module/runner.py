@@ -17,7 +17,7 @@ from ansible.module_utils.basic import _load_params
 from ansible.module_utils.common.text.converters import to_native
 
 from .. import deps
-from ..errors import HtoolsError
+from ..errors import HtoolsError, explained
 from ..options import validate
 from ..live.audit import JobAudit
 from ..live.executor import ExecutionError, execute_plan
@@ -28,8 +28,10 @@ from ..live.resume import progress
 from ..live.snapshot import Snapshot, drift, fingerprint, model_state
 from ..live.source import (client_from_params, live_kind, plain_http_problem, read_cluster,
                            unreadable, url_credentials)
+from ..planner.base import MOVE_DETAILS, brief
 from ..report.diff import placement_diff
 from ..report.html import render_plan_html
+from ..report.move_words import describe_moves
 from .argspecs import CHECKED_OPTIONS
 from .outputs import SAVE_STATE_SUFFIXES, output_problem, resolve, write_atomically
 from .plan_rules import check_plan_cluster, plan_request_problem
@@ -37,6 +39,9 @@ from .plan_rules import check_plan_cluster, plan_request_problem
 _PATH_OPTIONS = ("data_file", "util_file", "mond_data")
 # Where the cluster is read from: one of them at most.
 SOURCE_OPTIONS = ("data_file", "luxi_socket", "rapi_url")
+# hbal's text of a move (step line, action codes, commands): in a plan document only
+# with `details: full`; the opcodes, which execute, always
+MOVE_TEXTS = tuple(k for k in MOVE_DETAILS if k != "opcodes")
 
 
 class HtoolsModule:
@@ -69,7 +74,7 @@ class HtoolsModule:
     # -- plumbing
 
     def fail(self, msg, **result):
-        self.ansible.fail_json(msg=to_native(msg), **result)
+        self.ansible.fail_json(msg=to_native(explained(msg)), **result)
 
     def _refuse_url_credentials(self):
         # A password in the URL would be echoed by every message and result:
@@ -134,14 +139,23 @@ class HtoolsModule:
 
     # -- read-only reports
 
-    def run_report(self, report):
-        """Exit with report(data, params): a dict describing the cluster."""
+    def run_report(self, report, details=()):
+        """Exit with report(data, params): a dict describing the cluster; its
+        `details` keys only with `details: full`."""
         data, _snapshot, _client = self._read()
         try:
             result = dict(report(data, self.params))
         except HtoolsError as err:
             self.fail(err)
-        self.ansible.exit_json(changed=False, **self._warn_data(result))
+        self.ansible.exit_json(changed=False, **self._warn_data(self._brief(result, details)))
+
+    def _full(self):
+        return self.params.get("details") == "full"
+
+    def _brief(self, result, details):
+        """The result as returned: everything with `details: full`, else without the
+        detail keys and with the moves in brief (the plan keeps them whole)."""
+        return result if self._full() else brief(result, details)
 
     # -- plans
 
@@ -158,6 +172,7 @@ class HtoolsModule:
         state = snapshot.state() if snapshot is not None else model_state(data)
         cluster = snapshot.info.get("name") if snapshot is not None else None
         self._progress = None
+        self._details = {}
         try:
             if given is not None:
                 result = self._given_plan(planner, given, data, state, cluster, client)
@@ -171,8 +186,11 @@ class HtoolsModule:
             self.fail("cannot write the state files: %s" % to_native(err))
         plan = result["plan"]
         if params.get("report_file"):
-            # before anything runs: the report is of the plan, whatever execution does
-            self._write_report(params["report_file"], result)
+            # before anything runs: the report is of the plan, whatever execution does;
+            # drawn from everything the planner reported, before the result is trimmed
+            self._write_report(params["report_file"], dict(result, **self._details))
+            result["report_file"] = params["report_file"]
+        result = self._brief(result, planner.details)
         if not planner.executes:
             result["changed"] = False       # a plan for others to execute; nothing ran
             self.ansible.exit_json(**result)
@@ -186,7 +204,14 @@ class HtoolsModule:
 
     def _fresh_plan(self, planner, data, state, cluster, options, save_state=None, **extra):
         report = self._warn_data(dict(planner.compute(data, options, save_state)))
-        plan = make_plan(planner.kind, report, state, options, cluster,
+        describe_moves(report["moves"])
+        # the plan document keeps the detail keys only when they are asked for: a
+        # 200-node group's tables would make it megabytes (the HTML report gets them)
+        self._details = {k: report[k] for k in planner.details if k in report}
+        kept = report if self._full() else dict(
+            brief(report, planner.details + ("moves",)),
+            moves=[{k: v for k, v in m.items() if k not in MOVE_TEXTS} for m in report["moves"]])
+        plan = make_plan(planner.kind, kept, state, options, cluster,
                          signing_key=self.params.get("plan_signing_key"))
         return self._result(plan, **extra)
 

@@ -19,9 +19,12 @@ class Planner:
               whose plans others execute (the roller's waves) returns them only
     refuse:   refuse(report, params) -> why this plan must not be executed, or
               None (checked before the lock is taken, also for a plan given back)
+    details:  report keys returned only with `details: full` (tables, per-node and
+              per-instance states); the plan document then leaves them out too
     """
 
-    def __init__(self, kind, module, options, needs, compute, executes=True, refuse=None):
+    def __init__(self, kind, module, options, needs, compute, executes=True, refuse=None,
+                 details=()):
         self.kind = kind
         self.module = module
         self.options = tuple(options)
@@ -29,3 +32,18 @@ class Planner:
         self.compute = compute
         self.executes = executes
         self.refuse = refuse or (lambda report, params: None)
+        self.details = tuple(details)
+
+
+# Fields of a move returned only with `details: full`: the plan document holds
+# them (the opcodes are what executes), the result shows the move in words.
+MOVE_DETAILS = ("opcodes", "commands", "step_line", "action")
+
+
+def brief(report, details):
+    """`report` without the `details` keys, its moves without MOVE_DETAILS (a copy)."""
+    out = {k: v for k, v in report.items() if k not in details}
+    if isinstance(out.get("moves"), list):
+        out["moves"] = [{k: v for k, v in m.items() if k not in MOVE_DETAILS}
+                        for m in out["moves"]]
+    return out

@@ -11,6 +11,10 @@ from ..planner.metrics import (METRIC_NAMES, METRIC_WEIGHTS, breakdown, optimal_
                                total_score, unit_metrics)
 from .nodetable import format_table, node_record
 from .records import bad_nodes, group_records, instance_record, policy_violations, storage_unit_records
+from .summary import info_summary
+
+# Returned only with `details: full`: the per-node and per-instance tables.
+DETAILS = ("nodes", "node_table", "instances", "n1_failing_instances")
 
 
 def report(data, selection):
@@ -18,7 +22,7 @@ def report(data, selection):
     rows = breakdown(selection.nodes)
     values = [v for _n, v, _w in rows]
     n1_nodes, n1_insts = bad_nodes(selection)
-    return {
+    info = {
         "score": total_score(values) if rows else 0.0,
         "optimal_score": optimal_score(selection.nodes),
         "metrics": dict((name, value) for name, value, _w in rows),
@@ -38,6 +42,8 @@ def report(data, selection):
         "warnings": list(data.warnings),
         "common_suffix": data.suffix,
     }
+    info["summary"] = info_summary(info)
+    return info
 
 
 def _node_info(node):

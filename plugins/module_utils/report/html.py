@@ -16,7 +16,7 @@ from html import escape
 
 from .plan_view import NOT_FITTING, plan_view, state_phrase
 from .summary import domain_suffix
-from .svg import METRICS, score_chart, state_colour, usage_chart
+from .svg import METRICS, chart_width, node_labels, score_chart, state_colour, usage_chart
 
 GENERATOR = "ganeti.htools"
 
@@ -51,6 +51,7 @@ svg text { font: 11px system-ui, sans-serif; fill: #334155; }
 svg text.node { text-anchor: end; }
 svg text.node.n1 { fill: #b91c1c; font-weight: 600; }
 svg text.node.offline { fill: #94a3b8; font-style: italic; }
+svg text.node.evacuated { font-weight: 700; text-decoration: underline; }
 svg text.tick { text-anchor: middle; fill: #64748b; font-size: 10px; }
 svg text.tick.y { text-anchor: end; }
 svg text.axis { text-anchor: middle; fill: #64748b; }
@@ -60,9 +61,14 @@ svg .line { fill: none; stroke: #2563eb; stroke-width: 2; }
 svg .point { fill: #fff; stroke: #2563eb; stroke-width: 2; }
 table.moves { border-collapse: collapse; width: 100%; background: #fff; font-size: 13px; }
 table.moves th, table.moves td { border: 1px solid #e2e8f0; padding: 3px 8px; text-align: left; }
+table.moves td.name { overflow-wrap: anywhere; min-width: 7em; }
+table.moves td[data-col="description"] { min-width: 14em; }
+table.scores { border-collapse: collapse; background: #fff; font-size: 13px; }
+table.scores th, table.scores td { border: 1px solid #e2e8f0; padding: 3px 10px; text-align: left; }
+table.scores td.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.moves thead th { background: #f1f5f9; position: sticky; top: 0; }
 table.moves th.group { background: #e0e7ff; font-weight: 600; }
-table.moves td.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.moves td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.moves td.changed { background: #eff6ff; font-weight: 600; }
 pre.summary { background: #fff; border: 1px solid #e2e8f0; border-radius: 6px; padding: 10px;
               white-space: pre-wrap; font-size: 12px; }
@@ -71,6 +77,14 @@ footer { color: #94a3b8; margin-top: 32px; font-size: 12px; }
 """
 
 _NUMERIC = ("index", "jobset", "score_text")
+# Cells holding names (and the move in words, full of them): long FQDNs break after a
+# dot first, and anywhere rather than widen the table past the window.
+_NAMES = ("instance", "description", "old_primary", "old_secondary", "new_primary",
+          "new_secondary")
+
+
+def _breakable(text):
+    return escape(text).replace(".", ".<wbr>")
 
 
 def _section(ident, title, body):
@@ -115,17 +129,39 @@ def _usage(view):
     if not states:
         return _section("usage", "Node usage", "<p>No node usage in this result.</p>")
     suffix = domain_suffix([n["name"] for n in states[0]["nodes"]])
+    marked = set(view.get("evacuated") or ())
     legend = "".join('<li><span class="swatch" style="background:%s"></span>%s</li>'
                      % (state_colour(pos), escape(s["state"])) for pos, s in enumerate(states))
     legend += ('<li>instance bars: primaries solid, secondaries light; '
-               '<span style="color:#b91c1c">\u26a0 red</span>: fails N+1 or over capacity%s</li>'
+               '<span style="color:#b91c1c">\u26a0 red</span>: fails N+1 or over capacity%s%s</li>'
                % ("; a wave's bars: the cluster while its nodes are down (dashed: "
                   "rebooting, their instances on their secondaries or targets)"
-                  if any(s.get("rebooting") for s in states) else ""))
+                  if any(s.get("rebooting") for s in states) else "",
+                  "; <u><b>(evacuated)</b></u>: the nodes being emptied" if marked else ""))
+    if suffix:
+        legend += '<li class="suffix">node names without %s</li>' % escape(suffix)
+    # a chart column as wide as the longest label needs (never narrower than 540px)
+    _label_w, width = chart_width(node_labels(states, suffix, marked))
     charts = "".join('<div class="panel"><h3>%s</h3>%s</div>'
-                     % (escape(m[1]), usage_chart(m, states, suffix)) for m in METRICS)
+                     % (escape(m[1]), usage_chart(m, states, suffix, marked)) for m in METRICS)
     return _section("usage", "Node usage (%d nodes)" % len(states[0]["nodes"]),
-                    '<ul class="legend">%s</ul><div class="charts">%s</div>' % (legend, charts))
+                    '<ul class="legend">%s</ul><div class="charts" style="grid-template-columns:'
+                    ' repeat(auto-fill, minmax(%dpx, 1fr))">%s</div>'
+                    % (legend, max(540, width + 26), charts))
+
+
+def _group_scores(view):
+    rows = view.get("group_scores") or ()
+    if not rows:
+        return ""
+    body = "".join('<tr data-group="%s"><td>%s</td><td>%s</td><td class="num">%.8f</td>'
+                   '<td class="num">%.8f</td></tr>'
+                   % (escape(r["group"]), escape(r["group"]), escape(r["role"]), r["before"],
+                      r["after"]) for r in rows)
+    return _section("group-scores", "Score of each node group (its own score, as hbal "
+                    "scores that group; lower is better)",
+                    '<table class="scores"><thead><tr><th>Group</th><th>Role</th>'
+                    '<th>Before</th><th>After</th></tr></thead><tbody>%s</tbody></table>' % body)
 
 
 def _scores(view):
@@ -141,10 +177,13 @@ def _cell(move, key):
     classes = []
     if key in _NUMERIC:
         classes.append("num")
+    if key in _NAMES:
+        classes.append("name")
     if key.startswith("new_") and value != move.get("old_" + key[4:]):
         classes.append("changed")
     return '<td data-col="%s"%s>%s</td>' % (
-        key, ' class="%s"' % " ".join(classes) if classes else "", escape(text))
+        key, ' class="%s"' % " ".join(classes) if classes else "",
+        _breakable(text) if key in _NAMES else escape(text))
 
 
 def _moves(view):
@@ -177,8 +216,8 @@ def render_plan_html(value):
     Raises plan_view.NotAPlan when `value` is neither.
     """
     view = plan_view(value)
-    body = "".join((_header(view), _warnings(view), _usage(view), _scores(view), _moves(view),
-                    _summary(view)))
+    body = "".join((_header(view), _warnings(view), _group_scores(view), _usage(view),
+                    _scores(view), _moves(view), _summary(view)))
     return ('<!DOCTYPE html>\n<html lang="en" data-kind="%s"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="generator" content="%s"><title>%s</title><style>%s</style></head>'

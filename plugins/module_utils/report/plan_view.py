@@ -13,18 +13,21 @@ page with it.
 from __future__ import annotations
 
 from ..live.plans import PlanError, plan_report, plan_result
+from .move_words import describe_move
 from .usage import from_node_record
 
 BALANCE, EVACUATE, REBOOT = "balance", "evacuate", "rolling-reboot"
 TITLES = {BALANCE: "Balance plan", EVACUATE: "Evacuation plan", REBOOT: "Rolling reboot plan"}
-# The moves table: (column key, header), the same for every kind but the score.
-MOVE_COLUMNS = (("index", "#"), ("instance", "Instance"), ("move", "Move"),
+# The moves table: (column key, header), the same for every kind but the score and
+# the groups; the move in plain words (report/move_words.py).
+MOVE_COLUMNS = (("index", "#"), ("instance", "Instance"), ("description", "Move"),
                 ("old_primary", "Old primary"), ("old_secondary", "Old secondary"),
                 ("new_primary", "New primary"), ("new_secondary", "New secondary"),
                 ("jobset", "Jobset"))
 SCORE_COLUMN = ("score_text", "Score after")
 # A rolling reboot's moves also say how big the instance is and what happens to it.
 REBOOT_COLUMNS = (("size", "Size"), ("note", "What happens"))
+GROUP_COLUMNS = (("old_group", "Old group"), ("new_group", "New group"))
 
 
 NOT_FITTING = "waves that do not fit while down"
@@ -78,7 +81,7 @@ def _node_usage(result):
 
 
 def _states(result, kind):
-    if kind == BALANCE:
+    if kind == BALANCE and result.get("nodes_before"):     # a full result or report
         return [{"state": "before", "nodes": [from_node_record(n) for n in
                                               result.get("nodes_before") or ()]},
                 {"state": "after", "nodes": [from_node_record(n) for n in
@@ -96,9 +99,25 @@ def _scores(result, kind):
     if kind == BALANCE:
         return [("before", result["initial_score"])] + [
             ("step %d" % m["index"], m["score"]) for m in result.get("moves", ())]
-    if kind == EVACUATE and result.get("score_before") is not None:
-        return [("before", result["score_before"]), ("after", result["score_after"])]
-    return []
+    return []             # an evacuation: each group's own score (group_scores)
+
+
+def group_scores(result, kind):
+    """[{group, role, before, after}] of an evacuation: each group's own score (as hbal
+    scores that group alone), the source group(s) first, then the targets."""
+    if kind != EVACUATE:
+        return []
+    moves = result.get("moves") or ()
+    sources = {m.get("old_group") for m in moves}
+    targets = set(result.get("target_groups") or ()) | {m.get("new_group") for m in moves}
+    rows = []
+    for name, score in sorted((result.get("scores") or {}).items(),
+                              key=lambda item: (item[0] not in sources, item[0])):
+        role = " and ".join(r for r, members in (("source", sources), ("target", targets))
+                            if name in members) or "involved"
+        rows.append({"group": name, "role": role, "before": score.get("before"),
+                     "after": score.get("after")})
+    return rows
 
 
 def _group_label(kind, number, size):
@@ -111,7 +130,8 @@ def _group_label(kind, number, size):
 
 def _move_groups(result, kind):
     """[{label, moves}]: jobsets in order, or the waves (those without moves too)."""
-    moves = list(result.get("moves") or ())
+    moves = [dict(m, description=m.get("description") or describe_move(m))
+             for m in result.get("moves") or ()]
     if kind == REBOOT:
         groups = []
         for wave in result.get("waves") or ():
@@ -180,6 +200,9 @@ def _facts(result, kind, states):
     scores = _scores(result, kind)
     if scores:
         facts.append(("score", "%.8f \u2192 %.8f" % (scores[0][1], scores[-1][1])))
+    for row in group_scores(result, kind)[:FACT_GROUPS]:
+        facts.append(("score of %s (%s)" % (row["group"], row["role"]),
+                      "%.8f \u2192 %.8f" % (row["before"], row["after"])))
     failing = [sum(1 for n in state["nodes"] if n.get("n1_fail")) for state in states]
     if failing:
         facts.append(("N+1 failing nodes before", failing[0]))
@@ -194,6 +217,9 @@ def _facts(result, kind, states):
     return facts
 
 
+FACT_GROUPS = 3         # group scores shown as facts; all of them in their table
+
+
 def _meta(result, kind):
     plan = result.get("plan") if isinstance(result.get("plan"), dict) else {}
     meta = []
@@ -201,11 +227,18 @@ def _meta(result, kind):
                          ("request", result.get("kind") if kind == EVACUATE else None),
                          ("nodes", ", ".join(result.get("nodes") or ()) if kind == EVACUATE
                           else None),
+                         ("target groups", _targets(result) if kind == EVACUATE else None),
                          ("plan id", plan.get("plan_id")), ("created", plan.get("created")),
                          ("stop reason", result.get("stop_reason"))):
         if value:
             meta.append((label, value))
     return meta
+
+
+def _targets(result):
+    if result.get("kind") != "change-group":
+        return None
+    return ", ".join(result.get("target_groups") or ()) or "any other group"
 
 
 def plan_view(value):
@@ -214,7 +247,8 @@ def plan_view(value):
     kind = plan_kind(result)
     states = _states(result, kind)
     columns = MOVE_COLUMNS + ((SCORE_COLUMN,) if kind == BALANCE else ()) + (
-        REBOOT_COLUMNS if kind == REBOOT else ())
+        REBOOT_COLUMNS if kind == REBOOT else ()) + (
+        GROUP_COLUMNS if result.get("kind") == "change-group" else ())
     return {
         "kind": kind,
         "title": TITLES[kind],
@@ -222,6 +256,8 @@ def plan_view(value):
         "facts": _facts(result, kind, states),
         "states": states,
         "scores": _scores(result, kind),
+        "group_scores": group_scores(result, kind),
+        "evacuated": list(result.get("nodes") or ()) if kind == EVACUATE else [],
         "columns": columns,
         "groups": _move_groups(result, kind),
         "warnings": _warnings(result),

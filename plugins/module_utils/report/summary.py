@@ -10,6 +10,8 @@ count of what is left out; the full data stays in the other result fields.
 
 from __future__ import annotations
 
+from .move_words import describe_move
+
 MOVES_SHOWN = 4         # per jobset line
 NODES_SHOWN = 8         # per wave line
 LINES_SHOWN = 8         # jobsets or waves
@@ -32,14 +34,9 @@ def _short(text, suffix):
     return text.replace(suffix, "") if suffix else text
 
 
-def _placement(primary, secondary):
-    return primary + (":" + secondary if secondary else "")
-
-
-def _move_text(move):
-    return "%s %s => %s" % (move["instance"],
-                            _placement(move["old_primary"], move["old_secondary"]),
-                            _placement(move["new_primary"], move["new_secondary"]))
+def move_text(move):
+    """'db01: new secondary node7, then migrate to node7' (report/move_words.py)."""
+    return "%s: %s" % (move["instance"], move.get("description") or describe_move(move))
 
 
 def _cut(items, shown):
@@ -59,7 +56,7 @@ def _jobset_lines(moves, jobsets, label):
         listed, rest = _cut([by_index[i] for i in jobset], MOVES_SHOWN)
         lines.append("  %s %d (%d move%s): %s%s" % (
             label, number, len(jobset), "" if len(jobset) == 1 else "s",
-            ", ".join(_move_text(m) for m in listed), _more(rest)))
+            "; ".join(move_text(m) for m in listed), _more(rest)))
     if hidden:
         lines.append("  ... and %d more %ss" % (hidden, label))
     return lines
@@ -88,6 +85,31 @@ def balance_summary(report):
         lines.append(_short("N+1 failures before the plan: " + ", ".join(report["n1_failures"]),
                             suffix))
     return "\n".join(lines + _warning_lines(report.get("warnings", ())))
+
+
+def _count(number, word):
+    return "%d %s%s" % (number, word, "" if number == 1 else "s")
+
+
+def _names(names, shown=NODES_SHOWN):
+    listed, rest = _cut(list(names), shown)
+    return ", ".join(listed) + _more(rest) if listed else "none"
+
+
+def info_summary(info):
+    """ganeti_cluster_info: score, N+1 failures, policy violations, groups, in a few lines."""
+    groups = info["groups"]
+    lines = ["group %s: score %.8f (lowest possible %.8f), %s, %s" % (
+        info["group"], info["score"], info["optimal_score"], _count(len(info["nodes"]), "node"),
+        _count(len(info["instances"]), "instance")),
+        "N+1 failures: %s" % _names(info["n1_failures"]),
+        "policy violations: %s" % _names("%s (%s)" % (v["node"], v["reason"])
+                                         for v in info["policy_violations"])]
+    if len(groups) > 1:
+        lines.append("groups: %s" % _names("%s (%s, %s)" % (
+            g["name"], _count(g["node_count"], "node"), _count(g["instance_count"], "instance"))
+            for g in groups))
+    return "\n".join(lines + _warning_lines(info.get("warnings", ())))
 
 
 def reboot_summary(report):

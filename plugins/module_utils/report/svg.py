@@ -21,8 +21,40 @@ STATE_COLOURS = ("#94a3b8", "#2563eb", "#059669", "#d97706", "#7c3aed", "#db2777
 SECONDARY_SHADE = 0.45          # opacity of the secondaries' part of an instance bar
 N1_COLOUR = "#dc2626"
 
-LABEL_W, PLOT_W, VALUE_W = 150, 300, 70
+PLOT_W, VALUE_W = 300, 70
+LABEL_MIN_W, LABEL_PAD = 80, 14
 BAR_H, BAR_GAP, ROW_GAP, TOP = 10, 2, 8, 22
+
+# Advance widths at the labels' 11px font, generous (DejaVu Sans, the widest of
+# the usual sans-serif fonts): the label column is as wide as its longest label,
+# so that no name is cut, whatever the names.
+_NARROW, _SEMI, _WIDE = set(".,:;'|!ilj I"), set("frt-()[]/"), set("mwMW\u2026@%")
+CHAR_W = {"narrow": 3.9, "semi": 5.0, "wide": 11.0, "upper": 8.6, "other": 7.2}
+MARK_W = 14.0           # the warning sign after a failing node's name
+
+
+def text_width(text):
+    """An upper estimate of `text`'s width in pixels in a label."""
+    width = 0.0
+    for char in text:
+        if char in _NARROW:
+            width += CHAR_W["narrow"]
+        elif char in _SEMI:
+            width += CHAR_W["semi"]
+        elif char in _WIDE:
+            width += CHAR_W["wide"]
+        elif char.isupper():
+            width += CHAR_W["upper"]
+        else:
+            width += CHAR_W["other"]
+    return width
+
+
+def chart_width(labels):
+    """(label column, whole chart) widths for these node labels."""
+    label_w = max([LABEL_MIN_W] + [int(math.ceil(text_width(t) + MARK_W)) + LABEL_PAD
+                                   for t in labels])
+    return label_w, label_w + PLOT_W + VALUE_W
 
 
 def _num(value):
@@ -100,22 +132,36 @@ def _short(name, suffix):
     return name[:-len(suffix)] if suffix and name.endswith(suffix) else name
 
 
-def usage_chart(metric, states, suffix=""):
-    """A horizontal grouped bar chart of one metric: a row per node, a bar per state."""
+def node_labels(states, suffix="", marked=()):
+    """The label of each node row: its name without the common suffix, and why it
+    stands out (offline, evacuated)."""
+    labels = []
+    for row, record in enumerate(states[0]["nodes"]):
+        name = record["name"]
+        offline = any(state["nodes"][row].get("offline") for state in states)
+        labels.append(_short(name, suffix) + (" (offline)" if offline else "")
+                      + (" (evacuated)" if name in marked else ""))
+    return labels
+
+
+def usage_chart(metric, states, suffix="", marked=()):
+    """A horizontal grouped bar chart of one metric: a row per node, a bar per state;
+    the nodes in `marked` (being evacuated) are labelled so."""
     key, title, unit, measure = metric
     names = [n["name"] for n in states[0]["nodes"]]
+    labels = node_labels(states, suffix, marked)
     values = [[measure(n) for n in state["nodes"]] for state in states]
     top, step = axis([v[0] + v[1] for row in values for v in row], unit)
     row_h = len(states) * (BAR_H + BAR_GAP) - BAR_GAP + ROW_GAP
     height = TOP + len(names) * row_h + 4
-    width = LABEL_W + PLOT_W + VALUE_W
+    label_w, width = chart_width(labels)
     scale = PLOT_W / top
     out = ['<svg class="chart usage" data-metric="%s" role="img" aria-label="%s" '
            'viewBox="0 0 %d %d" width="%d" height="%d">'
            % (key, escape(title), width, height, width, height)]
     for count in range(int(round(top / step)) + 1):
         tick = count * step
-        x = LABEL_W + tick * scale
+        x = label_w + tick * scale
         out.append('<line class="grid" x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>'
                    '<text class="tick" x="%.1f" y="%d">%s</text>'
                    % (x, TOP - 6, x, height - 4, x, TOP - 9, _fmt(tick, unit)))
@@ -124,11 +170,13 @@ def usage_chart(metric, states, suffix=""):
         flags = [state["nodes"][row] for state in states]
         failing = any(n.get("n1_fail") or n.get("over_capacity") for n in flags)
         offline = any(n.get("offline") for n in flags)
-        label = _short(name, suffix) + (" (offline)" if offline else "")
-        out.append('<text class="node%s" x="%d" y="%.1f" data-node="%s">%s%s</text>' % (
-            " n1" if failing else (" offline" if offline else ""), LABEL_W - 8,
-            y0 + (row_h - ROW_GAP) / 2.0 + 4, escape(name), escape(label),
-            " \u26a0" if failing else ""))
+        classes = (" n1" if failing else (" offline" if offline else "")) + (
+            " evacuated" if name in marked else "")
+        # the full name as a tooltip; the label itself in a tspan of its own
+        out.append('<text class="node%s" x="%d" y="%.1f" data-node="%s"><title>%s</title>'
+                   '<tspan class="label">%s</tspan>%s</text>' % (
+                       classes, label_w - 8, y0 + (row_h - ROW_GAP) / 2.0 + 4, escape(name),
+                       escape(name), escape(labels[row]), " \u26a0" if failing else ""))
         for pos, state in enumerate(states):
             length, extra, tip = values[pos][row]
             record = state["nodes"][row]
@@ -149,14 +197,14 @@ def usage_chart(metric, states, suffix=""):
                           + (" - over capacity" if record.get("over_capacity") else "")
                           + (" - rebooting" if rebooting else "")))
             out.append('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"%s/>'
-                       % (LABEL_W, y, max(length * scale, 0.5), BAR_H, colour, stroke))
+                       % (label_w, y, max(length * scale, 0.5), BAR_H, colour, stroke))
             if extra:
                 out.append('<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s" '
-                           'fill-opacity="%.2f"/>' % (LABEL_W + length * scale, y,
+                           'fill-opacity="%.2f"/>' % (label_w + length * scale, y,
                                                       extra * scale, BAR_H, colour,
                                                       SECONDARY_SHADE))
             out.append('<text class="value" x="%.1f" y="%d">%s</text></g>' % (
-                LABEL_W + (length + extra) * scale + 4, y + BAR_H - 1,
+                label_w + (length + extra) * scale + 4, y + BAR_H - 1,
                 _fmt(length + extra, unit) if unit else
                 "%d+%d" % (round(length), round(extra))))
     out.append("</svg>")

@@ -79,7 +79,7 @@ def test_balance_page_has_a_score_per_step(balance):
 def test_balance_moves_table_equals_the_plan_grouped_by_jobset(balance):
     page = read_page(render_plan_html(balance))
     in_table_order = [balance['moves'][i - 1] for js in balance['jobsets'] for i in js]
-    keys = ('index', 'instance', 'move', 'old_primary', 'old_secondary', 'new_primary',
+    keys = ('index', 'instance', 'description', 'old_primary', 'old_secondary', 'new_primary',
             'new_secondary', 'jobset', 'score_text')
     assert [[row[k] for k in keys] for row in page.rows] == expected_rows(in_table_order, keys)
     assert len(page.groups) == len(balance['jobsets'])
@@ -138,7 +138,8 @@ def test_reboot_page_groups_moves_by_wave_with_a_state_per_wave(reboot):
 
 def test_reboot_rows_give_the_size_and_what_an_instance_move_does(reboot):
     page = read_page(render_plan_html(reboot))
-    moved = [r for r in page.rows if r['move'] == 'instance_move']
+    moved = [r for r in page.rows
+             if reboot['moves'][int(r['index']) - 1]['move'] == 'instance_move']
     assert moved
     for row in moved:
         move = reboot['moves'][int(row['index']) - 1]
@@ -173,14 +174,23 @@ def test_reboot_page_flags_node1_over_capacity_while_wave_1_is_down(reboot):
     assert 'data-fact="waves that do not fit while down"><b>4</b>' in text
 
 
-def test_evacuation_page_shows_failed_instances_and_two_scores(evacuation):
+def test_evacuation_page_shows_failed_instances_and_the_groups_scores(evacuation):
     assert evacuation['failed_instances'] and evacuation['moves']
     text = render_plan_html(evacuation)
     page = read_page(text)
     for failed in evacuation['failed_instances']:
         assert 'data-instance="%s"' % failed['instance'] in text
-    assert [float(p['data-score']) for p in page.points] == [evacuation['score_before'],
-                                                             evacuation['score_after']]
+    # no cross-group score line: each group's own score, in its table
+    assert not page.points
+    (group,) = evacuation['scores']
+    assert re.search(r'<tr data-group="%s"><td>%s</td><td>source and target</td>'
+                     r'<td class="num">%.8f</td><td class="num">%.8f</td></tr>' % (
+                         group, group, evacuation['scores'][group]['before'],
+                         evacuation['scores'][group]['after']), text)
+    # the evacuated node is marked in every chart
+    assert text.count('class="node evacuated" x=') + text.count('class="node n1 evacuated" x=') \
+        == len(svg.METRICS)
+    assert '<tspan class="label">node3 (evacuated)</tspan>' in text
     assert [row['instance'] for row in page.rows] == [m['instance'] for m in evacuation['moves']]
     after = bars_by(page, 'instances', 'after')
     usage = {n['name']: n for n in evacuation['node_usage'][1]['nodes']}

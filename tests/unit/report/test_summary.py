@@ -20,8 +20,25 @@ from kit.paths import EXAMPLE
 JOBSET_LINE = re.compile(r'^  jobset (\d+) \((\d+) moves?\): (.*?)( and (\d+) more)?$')
 
 
-def _placement(primary, secondary):
-    return primary + (':' + secondary if secondary else '')
+def _words_of_action(move):
+    """The plain words of a balance move, derived from hbal's own notation
+    (`f r:node7 f`), independently of report/move_words.py."""
+    primary, secondary = move['old_primary'], move['old_secondary']
+    domain = '.' + primary.split('.', 1)[1] if '.' in primary else ''
+    words = []
+    for code in move['action'].split():
+        if code == 'f':
+            primary, secondary = secondary, primary
+            words.append('migrate to ' + primary)
+        elif code.startswith('fa:'):
+            primary = code[3:] + domain
+            words.append('migrate to ' + primary)
+        else:
+            assert code.startswith('r:'), code
+            secondary = code[2:] + domain
+            words.append('new secondary ' + secondary)
+    assert (primary, secondary) == (move['new_primary'], move['new_secondary'])
+    return ', then '.join(words)
 
 
 def test_balance_summary_tells_the_plan():
@@ -35,15 +52,14 @@ def test_balance_summary_tells_the_plan():
     for match in shown:
         jobset = plan['jobsets'][int(match.group(1)) - 1]
         assert int(match.group(2)) == len(jobset)
-        listed = match.group(3).split(', ')
+        listed = match.group(3).split('; ')
         assert len(listed) == min(len(jobset), summary.MOVES_SHOWN)
         for text, index in zip(listed, jobset):
             move = plan['moves'][index - 1]
-            # the names without the cluster's domain
-            expected = '%s %s => %s' % (
-                move['instance'], _placement(move['old_primary'], move['old_secondary']),
-                _placement(move['new_primary'], move['new_secondary']))
+            # the move in plain words, the names without the cluster's domain
+            expected = '%s: %s' % (move['instance'], _words_of_action(move))
             assert text == expected.replace('.example.com', '')
+            assert '[' not in text and 'replace_' not in text
     more = len(plan['jobsets']) - summary.LINES_SHOWN
     assert ('  ... and %d more jobsets' % more in lines) == (more > 0)
     assert plan['stop_reason'] in lines
@@ -94,5 +110,5 @@ def test_long_jobsets_are_cut_with_a_count():
     line = summary.balance_summary(plan).split('\n')[1]
     match = JOBSET_LINE.match(line)
     assert match and int(match.group(2)) == len(plan['moves'])
-    assert len(match.group(3).split(', ')) == summary.MOVES_SHOWN
+    assert len(match.group(3).split('; ')) == summary.MOVES_SHOWN
     assert int(match.group(5)) == len(plan['moves']) - summary.MOVES_SHOWN

@@ -16,6 +16,7 @@ from ...errors import HtoolsError
 from ...backend.text_save import save_text_file
 from ...numfmt import hs_fixed
 from ...report.records import bad_nodes, instance_record
+from ...report.usage import from_node_record
 from ...report.summary import balance_summary
 from ...report.nodetable import format_table, node_record
 from ..base import Planner
@@ -165,6 +166,11 @@ def _plan_group(data, selection, options, search, save_state):
         "warnings": list(data.warnings),
         "changed": bool(steps),
     }
+    # what the HTML report charts, compact: the plan document keeps it when the
+    # full node tables are left out (details)
+    report["node_usage"] = [
+        {"state": label, "nodes": [from_node_record(r) for r in report["nodes_" + label]]}
+        for label in ("before", "after")]
     report["summary"] = balance_summary(report)
     return report
 
@@ -177,5 +183,11 @@ def plan_balance(data_file, search="bulk", save_state=None, options=None, **opts
     return plan(data, opts, search, save_state)
 
 
+# Returned only with `details: full` (hbal's printed output among them, word for word).
+DETAILS = ("nodes_before", "nodes_after", "node_table_before", "node_table_after",
+           "instances_before", "instances_after", "step_lines", "commands", "command_script",
+           "step_seconds", "search_stats", "n1_failing_instances")
+
 BALANCE = Planner(KIND, "ganeti.htools.ganeti_balance", PLAN_OPTIONS, ("numpy",),
-                  lambda data, opts, save_state=None: plan(data, opts, save_state=save_state))
+                  lambda data, opts, save_state=None: plan(data, opts, save_state=save_state),
+                  details=DETAILS)

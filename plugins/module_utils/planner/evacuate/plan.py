@@ -312,4 +312,4 @@ def refuse_partial(report, params):
 
 
 EVACUATE = Planner(KIND, "ganeti.htools.ganeti_evacuate_group", OPTIONS, ("numpy",), _compute,
-                   refuse=refuse_partial)
+                   refuse=refuse_partial, details=("jobs",))

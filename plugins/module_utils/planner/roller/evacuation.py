@@ -16,7 +16,7 @@ prints for an instance whose primary sits in such a slot.
 
 from __future__ import annotations
 
-from .errors import NO_MIGRATION, NO_ROOM_SECONDARIES, RollerError
+from .errors import NO_MIGRATION, NO_ROOM_SECONDARIES, RollerError, no_migration_hint
 from .nonredundant import NoRoom, partition
 
 
@@ -27,8 +27,12 @@ def _migrate(state, idx):
     primary = state.node_for_update(pdx)
     primary.remove_pri(inst)
     secondary.remove_sec(inst)
-    if secondary.add_pri(inst, True) is not None or primary.add_sec(inst, sdx, True) is not None:
-        raise RollerError(NO_MIGRATION)
+    failure, role = secondary.add_pri(inst, True), "primary"
+    if failure is None:
+        failure, role = primary.add_sec(inst, sdx, True), "secondary"
+    if failure is not None:
+        raise RollerError(NO_MIGRATION, hint=no_migration_hint(
+            inst.name, primary.name, secondary.name, failure, role))
     moved = state.inst_for_update(idx)
     moved.pnode, moved.snode = sdx, pdx
     state.record(("migrate", idx))

@@ -232,4 +232,4 @@ def plan_rolling_reboot(data_file, **opts):
 
 ROLLER = Planner(KIND, "ganeti.htools.ganeti_rolling_reboot", PLAN_OPTIONS, (),
                  lambda data, opts, save_state=None: plan_reboots(data, opts),
-                 executes=False)
+                 executes=False, details=("instances_before", "instances_after"))

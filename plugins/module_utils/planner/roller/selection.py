@@ -10,7 +10,8 @@ fails with the message hroller prints first.
 from __future__ import annotations
 
 from ...backend.prepare import lookup_name
-from .errors import NO_GRAPH, NO_GROUP, NO_MASTER, RollerError, hs_show_strings
+from .errors import (NO_GRAPH, NO_GROUP, NO_MASTER, RollerError, hs_show_strings,
+                     no_graph_hint, no_group_hint, no_master_hint)
 
 
 def find_master(data, force):
@@ -22,7 +23,7 @@ def find_master(data, force):
     if masters:
         return masters[0].idx, []
     if not force:
-        raise RollerError(NO_MASTER)
+        raise RollerError(NO_MASTER, hint=no_master_hint())
     return None, [NO_MASTER]
 
 
@@ -46,7 +47,7 @@ def find_group(data, group):
         return None
     chosen = data.group_by_name_or_uuid(group)
     if chosen is None:
-        raise RollerError(NO_GROUP)
+        raise RollerError(NO_GROUP, hint=no_group_hint(group, data))
     return chosen.idx
 
 
@@ -67,13 +68,20 @@ def selected_nodes(data, group_idx, node_tags, skip_non_redundant, names=(),
         raise RollerError("unknown node(s) selected: %s" % ", ".join(unknown))
     wanted = set(names)
     excluded = set(exclude_tags)
-    chosen = [n.idx for n in data.nodes
-              if not n.offline
-              and (not skip_non_redundant or not has_nonredundant(data, n))
-              and (not node_tags or tags.intersection(n.tags))
-              and (group_idx is None or n.group == group_idx)
-              and (not wanted or n.name in wanted)
-              and not excluded.intersection(n.tags)]
+    candidates = [n for n in data.nodes
+                  if not n.offline
+                  and (not skip_non_redundant or not has_nonredundant(data, n))
+                  and (group_idx is None or n.group == group_idx)
+                  and (not wanted or n.name in wanted)
+                  and not excluded.intersection(n.tags)]
+    chosen = [n.idx for n in candidates if not node_tags or tags.intersection(n.tags)]
     if not chosen:
-        raise RollerError(NO_GRAPH)
+        filters = [what for what, used in (
+            ("the offline nodes", True), ("the nodes with non-redundant instances "
+                                          "(skip_non_redundant)", skip_non_redundant),
+            ("the nodes outside the group", group_idx is not None),
+            ("the nodes not named", bool(wanted)),
+            ("the nodes with excluded tags", bool(excluded))) if used]
+        raise RollerError(NO_GRAPH, hint=no_graph_hint(data, candidates, sorted(tags),
+                                                       filters))
     return chosen
