@@ -285,10 +285,19 @@ init_cluster() {
   say "gnt-cluster init: the post-init job (hooks only) did not start; the cluster answers"
 }
 
+# A job luxid did not take in time ("failed to start", a busy host) never ran:
+# the same node is added again.
 add_nodes() {
-  local n
+  local n try
   for ((n = 2; n <= NODES; n++)); do
-    on 1 gnt-node add --no-ssh-key-check "node$n" >>"$BASE/cluster.log" 2>&1
+    for try in 1 2 3; do
+      on 1 gnt-node add --no-ssh-key-check "node$n" >>"$BASE/cluster.log" 2>&1 && break
+      tail -n 3 "$BASE/cluster.log" | grep -q 'failed to start' || return 1
+      on 1 gnt-node list --no-headers -o name | grep -qxF "node$n" && return 1
+      (( try < 3 )) || return 1
+      say "adding node$n: the job did not start (try $try), adding it again"
+      sleep 10
+    done
     phase "node$n added"
   done
 }

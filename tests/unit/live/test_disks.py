@@ -29,10 +29,6 @@ def _recorded(name):
         return json.load(handle)
 
 
-def _states(name):
-    return {(s["instance"], s["disk"], s["node"]): s for s in disk_states(_recorded(name))}
-
-
 class Client:
     """Answers disk queries and activations like Ganeti: each one a job.
     `rounds` are the answers of successive query rounds ({instance: data})."""
