@@ -63,7 +63,7 @@ MODULES = [(BALANCE, {}), ('ganeti.htools.ganeti_cluster_info', {}),
            ('ganeti.htools.ganeti_evacuate_group', {'nodes': ['node3.example.com']})]
 
 
-@pytest.mark.parametrize('module, params', MODULES, ids=lambda v: str(v).rsplit('.', 1)[-1])
+@pytest.mark.parametrize('module, params', MODULES, ids=[m.rsplit('.', 1)[-1] for m, _p in MODULES])
 def test_a_drbd_instance_without_secondary_is_refused_by_every_module(tmp_path, module, params):
     with open(EXAMPLE, encoding='utf-8') as handle:
         text = handle.read()
