@@ -74,7 +74,7 @@ def describe(name, wall, report):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n', maxsplit=1)[0])
     parser.add_argument('--nodes', type=int, default=8)
     parser.add_argument('--reboot-seconds', type=int, default=60)
     args = parser.parse_args()

@@ -111,7 +111,8 @@ def test_the_other_reading_modules_read_over_luxi_as_over_rapi(fresh, tmp_path):
     assert status == 'CHANGED', output
     assert sorted(m['instance'] for m in evac['moves']) == sorted(lab.placement())
 
-    status, roll, output = _luxi(lab, tmp_path, 'ganeti_rolling_reboot', check=True)
+    status, roll, output = _luxi(lab, tmp_path, 'ganeti_rolling_reboot', {'details': 'full'},
+                                 check=True)
     assert status == 'SUCCESS', output
     status, roll_rapi, output = lab.run_module(tmp_path, 'ganeti_rolling_reboot', rapi_args,
                                                check=True)

@@ -95,8 +95,10 @@ def test_answers_iallocator_requests_exactly_as_hail(tmp_path):
         assert result['changed'] is bool(result['moves'])
         assert [{k: v for k, v in m.items() if k != 'opcodes'} for m in result['plan']['moves']] \
             == result['moves']
-        assert [m['opcodes'] for m in result['plan']['moves']] == result['iallocator_result'][
-            'result'][2]
+        if result['kind'] in ('node-evacuate', 'change-group'):
+            # the plan document keeps the opcodes: hail's job sets, move by move
+            assert [m['opcodes'] for m in result['plan']['moves']] == [
+                job for jobset in result['iallocator_result']['result'][2] for job in jobset]
     assert kinds >= {'node-evacuate', 'change-group'}, kinds
 
 
