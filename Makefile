@@ -55,7 +55,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
 
-.PHONY: help example test deps venv hbal chromium link unit integration molecule vmlab sanity sanity-matrix checks checks-lane matrix-lane lint build docs clean distclean
+.PHONY: help example test deps venv hbal chromium link unit integration molecule vmlab vmlab-roll sanity sanity-matrix checks checks-lane matrix-lane lint build docs clean distclean
 
 help:
 	@echo "make example   plan a balance (check mode) of playbooks/files/example.data"
@@ -198,7 +198,16 @@ vmlab: deps link
 	@if [ "$$(id -u)" != 0 ]; then \
 	  echo "error: the vm lab needs root (QEMU VMs in a network namespace)" >&2; exit 1; \
 	fi
-	HTOOLS_REQUIRE_VMLAB=1 $(BIN)/pytest tests/vmlab -m vmlab $(VMLAB_ARGS)
+	HTOOLS_REQUIRE_VMLAB=1 $(BIN)/pytest tests/vmlab -m "vmlab and not vmlab_roll" $(VMLAB_ARGS)
+
+# The rolling_reboot role end to end on real DRBD, and disks_in_sync against
+# real degraded disks (issue 22): written, not yet run to the end, so not in
+# `make test` until they have passed.
+vmlab-roll: deps link
+	@if [ "$$(id -u)" != 0 ]; then \
+	  echo "error: the vm lab needs root (QEMU VMs in a network namespace)" >&2; exit 1; \
+	fi
+	HTOOLS_REQUIRE_VMLAB=1 $(BIN)/pytest tests/vmlab -m vmlab_roll $(VMLAB_ARGS)
 
 # ansible-test sanity on the ansible-core of requirements.txt, every test, on a
 # copy of the files git knows (hacking/sanity.sh).

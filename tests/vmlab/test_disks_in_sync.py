@@ -13,7 +13,8 @@ import pytest
 
 from vmkit import verify_disks_clean, wait_for
 
-pytestmark = pytest.mark.vmlab
+# not yet in CI: never run to the end (issue 22); `make vmlab-roll` runs them
+pytestmark = [pytest.mark.vmlab, pytest.mark.vmlab_roll]
 
 WRITE_AT_MIB = 8
 WRITE_MIB = 16

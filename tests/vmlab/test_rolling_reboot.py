@@ -27,7 +27,8 @@ from kit.lab import tool
 from vmkit import (DrbdSampler, move_steps, spread_ok, spread_targets, verify_disks_clean,
                    wait_for)
 
-pytestmark = pytest.mark.vmlab
+# not yet in CI: never run to the end (issue 22); `make vmlab-roll` runs them
+pytestmark = [pytest.mark.vmlab, pytest.mark.vmlab_roll]
 
 PLAYBOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'files', 'rolling_reboot.yml')
 RUN_TAG = re.compile(r'^ganeti\.htools:')
