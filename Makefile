@@ -55,7 +55,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
 
-.PHONY: help example test deps venv hbal chromium link unit integration molecule vmlab vmlab-roll sanity sanity-matrix checks checks-lane matrix-lane lint build docs clean distclean
+.PHONY: help example test deps venv hbal chromium link unit integration integration-unproven molecule vmlab vmlab-roll sanity sanity-matrix checks checks-lane matrix-lane lint build docs clean distclean
 
 help:
 	@echo "make example   plan a balance (check mode) of playbooks/files/example.data"
@@ -179,8 +179,17 @@ integration: deps link
 	@if [ "$$(id -u)" != 0 ]; then \
 	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \
 	fi
-	HTOOLS_REQUIRE_LAB=1 $(BIN)/pytest tests/integration $(INTEGRATION_ARGS)
+	HTOOLS_REQUIRE_LAB=1 $(BIN)/pytest tests/integration -m "not lab_unproven" $(INTEGRATION_ARGS)
 	$(MAKE) --no-print-directory molecule
+
+# Namespace-lab tests written for issue 22 that have not passed once yet
+# (the master failed over, one node at a time, full evacuation, the skipped
+# master): not in `make test` until they have.
+integration-unproven: deps link
+	@if [ "$$(id -u)" != 0 ]; then \
+	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \
+	fi
+	HTOOLS_REQUIRE_LAB=1 $(BIN)/pytest tests/integration -m lab_unproven $(INTEGRATION_ARGS)
 
 # The rolling_reboot role's molecule scenario: its create/destroy bring up and
 # tear down a lab of its own (4 nodes, namespace htools-molecule, port 5390).
