@@ -18,6 +18,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.live.disks import (
     DiskCheck, describe_state, disk_states, needs_reattach, progress_line, query_disks,
     select_instances, slowest)
 from ansible_collections.ganeti.htools.plugins.module_utils.live.rapi import JobFailed
+from kit.fake_clock import FakeClock
 from kit.paths import DATA_DIR
 
 RECORDED = os.path.join(DATA_DIR, "live", "disks")
@@ -61,17 +62,6 @@ class Client:
         if job["status"] != "success":
             raise JobFailed(job_id, job)
         return job
-
-
-class Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
-
-    def sleep(self, seconds):
-        self.now += seconds
 
 
 INSTANCES = [
@@ -121,7 +111,7 @@ def test_a_query_ganeti_fails_leaves_its_instance_unknown_and_waiting():
     client = Client([_recorded("sharedfile")])
     client.query_instance_data = lambda names, reason=None: [
         ([n], client._job({}, ok=False)) for n in names]
-    clock = Clock()
+    clock = FakeClock()
     check = DiskCheck(client, ["instance2"], clock=clock, sleep=clock.sleep)
     states, waited = check.run(wait=30, poll=10)
     assert waited == 30 and len(states) == 1
@@ -136,7 +126,7 @@ def _gone(data):
 def test_a_device_not_set_up_is_reattached_once_and_the_wait_ends_in_sync():
     data = _recorded("sharedfile")
     client = Client([_gone(data), _gone(data), data])
-    clock = Clock()
+    clock = FakeClock()
     check = DiskCheck(client, ["instance2"], clock=clock, sleep=clock.sleep)
     states, waited = check.run(do_reattach=True, wait=300, poll=10)
     assert all(s["in_sync"] for s in states) and waited == 10
@@ -149,7 +139,7 @@ def test_a_device_not_set_up_is_reattached_once_and_the_wait_ends_in_sync():
 def test_a_device_still_gone_is_reattached_again_a_minute_later_and_a_refusal_is_named():
     data = _recorded("sharedfile")
     client = Client([_gone(data)], refuse=["instance2"])
-    clock = Clock()
+    clock = FakeClock()
     check = DiskCheck(client, ["instance2"], clock=clock, sleep=clock.sleep)
     states, waited = check.run(do_reattach=True, wait=100, poll=10)
     assert waited == 100 and not states[0]["in_sync"]

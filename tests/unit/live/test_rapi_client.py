@@ -14,6 +14,7 @@ import requests
 from ansible_collections.ganeti.htools.plugins.module_utils.live import audit, rapi
 from ansible_collections.ganeti.htools.plugins.module_utils.version import COLLECTION_VERSION
 from kit.fakes import NOT_JSON, Reply, ScriptedSession
+from kit.fake_clock import FakeClock
 
 
 def client(script, **kw):
@@ -178,21 +179,8 @@ def test_the_audit_names_the_run_in_the_reason_and_sets_the_priority():
         "ganeti.htools:p1:lock-take:1 (ganeti.htools.ganeti_balance")
 
 
-class _Clock:
-    """A clock that the stubbed session and the backoff move forward."""
-
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
-
-    def sleep(self, seconds):
-        self.now += seconds
-
-
 def test_timeout_bounds_a_read_with_its_retries_and_the_error_says_so():
-    clock = _Clock()
+    clock = FakeClock()
 
     class SlowSession(ScriptedSession):
         timeouts = []
@@ -213,7 +201,7 @@ def test_timeout_bounds_a_read_with_its_retries_and_the_error_says_so():
 
 
 def test_quick_failures_are_retried_within_the_timeout_and_counted():
-    clock = _Clock()
+    clock = FakeClock()
     cli, session = client([requests.exceptions.ConnectionError("refused")] * 10,
                           timeout=60.0, sleep=clock.sleep, clock=clock)
     with pytest.raises(rapi.RapiUnreachable) as err:

@@ -20,9 +20,10 @@ from gen import roller_gen
 from kit.paths import EXAMPLE
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
-from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import (
     plan_reboots, plan_rolling_reboot)
+
+from .test_invariants import plans
 
 SEEDS = range(1, 81)
 
@@ -84,18 +85,6 @@ def expected(data, plan, wave):
         if r_mem > 0 and free[k] <= r_mem:
             failing.add(names[k])
     return over, failing, {names[k]: v for k, v in free.items()}
-
-
-def plans(tmp_path, seed):
-    case = roller_gen.generate(seed)
-    path = tmp_path / "c.data"
-    path.write_text(case.data)
-    for opts in roller_gen.options_for(seed, case, 4):
-        data, _fmt = load_data_file(str(path))
-        try:
-            yield opts, data, plan_reboots(data, dict(opts))
-        except HtoolsError:
-            continue
 
 
 def has_units(data):
