@@ -46,7 +46,16 @@ class _Figures:
                 for p in set(loaded).union(changed) if p not in down}
 
     def r_mem(self, down):
-        return max((m for m in self.reserved(down).values() if m > 0), default=0)
+        loaded, changed = self.node.peers, self.peers
+        top = max(loaded, key=loaded.__getitem__) if loaded else None
+        if top is None or top in down or top in changed:
+            return max((m for m in self.reserved(down).values() if m > 0), default=0)
+        # the loaded largest peer still holds: only the changed peers can exceed it
+        best = loaded[top]
+        for peer, change in changed.items():
+            if peer not in down:
+                best = max(best, loaded.get(peer, 0) + change)
+        return max(best, 0)
 
 
 def _during(inst, moved, down, migrate):
