@@ -290,7 +290,7 @@ init_cluster() {
 add_nodes() {
   local n try
   for ((n = 2; n <= NODES; n++)); do
-    for try in 1 2 3; do
+    for try in 1 2 3 4 5; do
       on 1 gnt-node add --no-ssh-key-check "node$n" >>"$BASE/cluster.log" 2>&1 && break
       tail -n 3 "$BASE/cluster.log" | grep -q 'failed to start' || return 1
       on 1 gnt-node list --no-headers -o name | grep -qxF "node$n" && return 1
@@ -361,14 +361,14 @@ rapi_relay() {
 # was created: then the same creation is tried again.
 add_instance() {
   local template=$1 name=$2 nodes=$3 try
-  for try in 1 2 3; do
+  for try in 1 2 3 4 5; do
     on 1 gnt-instance add -t "$template" -n "$nodes" --disk "0:size=${DISK}M" -o noop \
       --no-name-check --no-ip-check -B memory=64,vcpus=1 "$name" >>"$BASE/cluster.log" 2>&1 \
       && return 0
     on 1 gnt-instance list --no-headers -o name | grep -qxF "$name" \
       && die "creating $name failed half-way (see $BASE/cluster.log)"
     say "creating $name failed before it started (try $try), trying again"
-    sleep 10
+    sleep $((10 * try))
   done
   die "could not create $name (see $BASE/cluster.log)"
 }

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 
-from .ialloc import load_ialloc_text
-from .rapi_json import load_rapi_dir
 from .text import load_text
 from .parsing import read_text
 from ..model.node import STATIC_KVM_MEMORY
@@ -22,10 +20,13 @@ def load_data_file(path, static_kvm_memory=STATIC_KVM_MEMORY):
     hypervisor, text has none."""
     if static_kvm_memory is None:
         static_kvm_memory = STATIC_KVM_MEMORY
+    # the JSON loaders are imported for their formats only (start-up time)
     if os.path.isdir(path):
+        from .rapi_json import load_rapi_dir  # pylint: disable=import-outside-toplevel
         return load_rapi_dir(path, static_kvm_memory), "rapi"
     text = read_text(path, "data file")
     if text.lstrip().startswith("{"):
+        from .ialloc import load_ialloc_text  # pylint: disable=import-outside-toplevel
         data, request = load_ialloc_text(text, source=path, static_kvm_memory=static_kvm_memory)
         data.request = request
         return data, "iallocator"

@@ -28,11 +28,10 @@ import socket
 import time
 
 from .audit import carries_tag, reason_text
+from .endpoints import DEFAULT_SOCKET
 from .rapi import (FINAL_JOB_STATUSES, JobFailed, RapiError, RapiForbidden, RapiNotFound,
                    RapiSubmissionUnknown, RapiTimeout, RapiUnreachable, reason_trail)
 
-# Where luxid listens on a Ganeti master (hbal -L's default).
-DEFAULT_SOCKET = "/var/run/ganeti/socket/ganeti-query"
 ETX = b"\x03"
 
 # The fields RAPI's bulk answers carry (lib/rapi/rlib2.py, Ganeti 3.0), so the

@@ -17,8 +17,7 @@ import urllib.error
 import urllib.request
 
 from ..backend.mond import CATEGORY, report_problem
-
-MOND_PORT = 1815
+from .endpoints import MOND_PORT
 MOND_API_VERSION = 1
 # Threads at most; more nodes than this share them (a round then costs
 # ceil(nodes / MAX_THREADS) timeouts in the worst case).

@@ -9,7 +9,6 @@ import hashlib
 import json
 import time
 
-from ..backend.rapi_json import load_rapi
 from ..model.node import STATIC_KVM_MEMORY
 from ..errors import HtoolsError
 from .lock import is_lock_tag
@@ -53,6 +52,8 @@ class Snapshot:
                 and n.get("mtotal") is None]
 
     def to_data(self, source=None, static_kvm_memory=STATIC_KVM_MEMORY):
+        # the RAPI loader is imported by live reads only (a data-file run's start-up time)
+        from ..backend.rapi_json import load_rapi  # pylint: disable=import-outside-toplevel
         return load_rapi(self.info, self.nodes, self.instances, self.groups,
                          source=source or self.reader.upper(), reader=self.reader,
                          static_kvm_memory=static_kvm_memory, storage=self.storage)

@@ -16,11 +16,8 @@ from urllib.parse import parse_qsl, urlsplit
 from ..backend.detect import load_data_file
 from ..backend.parsing import input_file_problem
 from ..errors import HtoolsError
-from .luxi import DEFAULT_SOCKET, LuxiClient
+from .endpoints import DEFAULT_SOCKET, MOND_PORT
 from .snapshot import Snapshot
-from .rapi import RapiClient
-from .mond import MOND_PORT, query_monds
-from ..backend.mond import collector_name
 from ..model.node import STATIC_KVM_MEMORY
 
 # Environment variables that stand in for the connection options.
@@ -102,6 +99,9 @@ def live_kind(params, exists=os.path.exists):
 
 def client_from_params(params, audit=None, exists=os.path.exists):
     """A LuxiClient or RapiClient for the module's connection options."""
+    # the clients are imported here: a run on a data file never loads the network code
+    from .luxi import LuxiClient  # pylint: disable=import-outside-toplevel
+    from .rapi import RapiClient  # pylint: disable=import-outside-toplevel
     kind = live_kind(dict(params, data_file=None), exists)
     if kind == "luxi":
         client = LuxiClient(params.get("luxi_socket") or DEFAULT_SOCKET,
@@ -139,6 +139,8 @@ def read_cluster(params, audit=None):
         snapshot = Snapshot.read(client, storage_units=bool(params.get("rapi_storage_units")))
         data = snapshot.to_data(source=client.source, static_kvm_memory=static_kvm)
     if wants_live_mond(params):
+        from ..backend.mond import collector_name  # pylint: disable=import-outside-toplevel
+        from .mond import query_monds  # pylint: disable=import-outside-toplevel
         data.mond_reports = query_monds(
             [node.name for node in data.nodes], collector_name(params.get("mond_xen")),
             port=params.get("mond_port") or MOND_PORT, timeout=params.get("mond_timeout") or 10.0)

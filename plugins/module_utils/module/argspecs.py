@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ansible.module_utils.basic import env_fallback
 
-from ..live.mond import MOND_PORT
+from ..live.endpoints import MOND_PORT
 from ..live.source import ENV
 from ..model.node import STATIC_KVM_MEMORY
 from ..options import Option, argument_spec

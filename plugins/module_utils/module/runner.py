@@ -20,8 +20,6 @@ from .. import deps
 from ..errors import HtoolsError, explained
 from ..options import validate
 from ..live.audit import JobAudit
-from ..live.executor import ExecutionError, execute_plan
-from ..live.lock import ClusterLock, require_lock
 from ..live.preview import LIVE_ONLY, SavedCluster
 from ..live.plans import check_plan, make_plan, plan_report, plan_result, plan_state
 from ..live.resume import progress
@@ -30,7 +28,6 @@ from ..live.source import (client_from_params, live_kind, plain_http_problem, re
                            unreadable, url_credentials)
 from ..planner.base import MOVE_DETAILS, brief
 from ..report.diff import placement_diff
-from ..report.html import render_plan_html
 from ..report.move_words import describe_moves
 from .argspecs import CHECKED_OPTIONS
 from .outputs import SAVE_STATE_SUFFIXES, output_problem, resolve, write_atomically
@@ -268,6 +265,8 @@ class HtoolsModule:
         """The plan's HTML page at `path` (resolved by _check_outputs), replaced
         atomically (a local artefact: written in check mode too, and `changed`
         stays as it is)."""
+        # imported when asked for: most runs write no page (start-up time)
+        from ..report.html import render_plan_html  # pylint: disable=import-outside-toplevel
         try:
             write_atomically(path, render_plan_html(result).encode("utf-8"))
         except OSError as err:
@@ -294,6 +293,10 @@ class HtoolsModule:
     def _execute(self, client, plan, state, result, drains=()):
         """Lock, re-check the cluster is still in `state`, drain the nodes the plan
         drains, run the plan, unlock; exits."""
+        # the executor is loaded only by runs that execute (start-up time)
+        from ..live.executor import (  # pylint: disable=import-outside-toplevel
+            ExecutionError, execute_plan)
+        from ..live.lock import ClusterLock  # pylint: disable=import-outside-toplevel
         params = self.params
         reason = "ganeti.htools:%s" % plan["plan_id"]
         client.audit = self.audit.for_plan(plan.get("fingerprint"))
@@ -371,6 +374,7 @@ class _BorrowedLock:
         self.client, self.owner = client, owner
 
     def acquire(self, force=False):  # pylint: disable=unused-argument
+        from ..live.lock import require_lock  # pylint: disable=import-outside-toplevel
         require_lock(self.client, self.owner)
 
     def release(self):
