@@ -212,7 +212,9 @@ class _UpNodes:
 
     def __call__(self, idx):
         fig = self.figures.get(idx)
-        if fig is None and idx not in self.others:
+        if fig is not None:
+            return fig
+        if idx not in self.others:
             node = self.data.nodes[idx]
             if node.offline or node.group not in self.groups:
                 self.others.add(idx)
