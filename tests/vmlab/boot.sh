@@ -30,8 +30,13 @@ case ${1:-} in
     mkdir -p "$STATE"
     rm -f "$STATE/rc" "$STATE/log"
     export VMLAB_DRBD=${VMLAB_DRBD:-4} VMLAB_PLAIN=${VMLAB_PLAIN:-0}
+    # A session of its own is an autogroup of its own: without a weight of
+    # its own, the VMs get no more CPU than the unit tests' session (nice
+    # does not cross autogroups), and under emulation a starved master's
+    # luxid gives up on its job processes ("Timeout in reading a response").
     # shellcheck disable=SC2016 # $1 and $2 belong to the inner shell
-    setsid bash -c '"$1" 3 >"$2/log" 2>&1; echo $? >"$2/rc"' boot "$HERE/up.sh" "$STATE" \
+    setsid bash -c 'echo -10 >/proc/self/autogroup 2>/dev/null; "$1" 3 >"$2/log" 2>&1
+                    echo $? >"$2/rc"' boot "$HERE/up.sh" "$STATE" \
       </dev/null &
     echo $! >"$STATE/pid"
     echo "== vm lab: booting in the background (pid $!, log $STATE/log)"

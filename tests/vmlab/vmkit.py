@@ -315,7 +315,7 @@ class DrbdSampler(threading.Thread):
         self.interval, self.answer_timeout = interval, answer_timeout
         self.on_sample = on_sample
         self.stop_event = threading.Event()
-        self.samples, self.violations, self.errors = [], [], []
+        self.samples, self.errors = [], []
         self.boot_ids = collections.defaultdict(list)   # node -> distinct boot ids seen
 
     def run(self):
@@ -355,28 +355,69 @@ class DrbdSampler(threading.Thread):
             threads.append(thread)
         for thread in threads:
             thread.join()
-        when = time.time()
-        down = sorted(n for n in nodes if seen[n] is None or seen[n]['state'] == 'stopping')
         for node in nodes:
             if seen[node] and seen[node]['boot_id'] not in self.boot_ids[node]:
                 self.boot_ids[node].append(seen[node]['boot_id'])
-        for node in down:
-            for instance, by_node in sorted(self.minors.items()):
-                if node not in by_node:
-                    continue
-                peer = next(n for n in by_node if n != node)
-                device = (seen[peer] or {}).get('drbd', {}).get(by_node[peer]) \
-                    if peer not in down else None
-                if device is None or not device['ds'].startswith('UpToDate/'):
-                    self.violations.append((when, node, instance, peer, device))
-        sample = {'time': when, 'down': down, 'seen': seen}
+        sample = {'time': time.time(), 'nodes': nodes, 'seen': seen}
         self.samples.append(sample)
         if self.on_sample:
             self.on_sample(sample)
 
+    def _down(self):
+        """{sample index: nodes down or going down}.  A node that did not answer
+        was down only if it came back with another boot id (or never came
+        back): on a busy host a running node can miss the answer timeout."""
+        down = collections.defaultdict(set)
+        for node in sorted({n for s in self.samples for n in s['nodes']}):
+            gap, last_boot = [], None
+            for pos, sample in enumerate(self.samples):
+                seen = sample['seen'].get(node)
+                if seen is None:
+                    gap.append(pos)
+                    continue
+                if gap and seen['boot_id'] != last_boot and last_boot is not None:
+                    for missed in gap:
+                        down[missed].add(node)
+                gap, last_boot = [], seen['boot_id']
+                if seen['state'] == 'stopping':
+                    down[pos].add(node)
+            for missed in gap:          # never answered again
+                down[missed].add(node)
+        return down
+
+    def verdict(self):
+        """(violations, unverified): samples where a node was down or going down
+        while a DRBD disk it holds was not UpToDate on its peer, and those where
+        the peer did not answer (its state unknown)."""
+        violations, unverified = [], []
+        for pos, nodes in sorted(self._down().items()):
+            sample = self.samples[pos]
+            for node in sorted(nodes):
+                for instance, by_node in sorted(self.minors.items()):
+                    if node not in by_node:
+                        continue
+                    peer = next(n for n in by_node if n != node)
+                    if peer in nodes:
+                        violations.append((sample['time'], node, instance, peer, 'both down'))
+                        continue
+                    seen = sample['seen'].get(peer)
+                    if seen is None:
+                        unverified.append((sample['time'], node, instance, peer))
+                        continue
+                    device = seen.get('drbd', {}).get(by_node[peer])
+                    if device is None or not device['ds'].startswith('UpToDate/'):
+                        violations.append((sample['time'], node, instance, peer, device))
+        return violations, unverified
+
+    @property
+    def violations(self):
+        return self.verdict()[0]
+
     def figures(self):
-        down = [s for s in self.samples if s['down']]
-        return {'samples': len(self.samples), 'with_a_node_down': len(down),
-                'violations': len(self.violations),
+        violations, unverified = self.verdict()
+        silent = sum(1 for s in self.samples for seen in s['seen'].values() if seen is None)
+        return {'samples': len(self.samples), 'with_a_node_down': len(self._down()),
+                'violations': len(violations), 'unverified': len(unverified),
+                'silent_answers': silent,
                 'seconds': round(self.samples[-1]['time'] - self.samples[0]['time'], 1)
                 if self.samples else 0}

@@ -27,10 +27,11 @@ class Snapshot:
         self.storage = storage        # node name -> storage units, when read
 
     @classmethod
-    def read(cls, client, retries=3, wait=5.0, sleep=time.sleep, storage_units=False):
+    def read(cls, client, retries=6, wait=10.0, sleep=time.sleep, storage_units=False):
         """One read of the cluster.  A node whose daemon did not answer the
         master in time (a busy node, one just rebooted) shows no live data for
-        a moment: read again, a few times, before the model refuses it.
+        a moment: read again for up to a minute before the model refuses it
+        (seen on the vm lab: 15 seconds were not enough for a busy master).
         `storage_units` also reads every node's storage units (write access)."""
         for attempt in range(retries + 1):
             snapshot = cls(client.info(), client.nodes(), client.instances(), client.groups(),
