@@ -27,8 +27,8 @@ from kit.lab import tool
 from vmkit import (DrbdSampler, move_steps, spread_ok, spread_targets, verify_disks_clean,
                    wait_for)
 
-# the master's roll runs in CI; the whole cluster's (marked vmlab_roll) with
-# `make vmlab-roll`
+# not yet in CI: never run to the end on the loaded machines of the sessions
+# that wrote them (issue 22); `make vmlab-roll` runs them
 pytestmark = [pytest.mark.vmlab]
 
 PLAYBOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'files', 'rolling_reboot.yml')
@@ -186,8 +186,9 @@ def _migrate(lab, instance):
     return proc.returncode == 0
 
 
+@pytest.mark.vmlab_roll
 def test_the_role_reboots_the_master_on_real_drbd(vmlab, tmp_path, timed, figures):
-    """CI's roll (issue 22's node count CI can afford: one wave, under emulation
+    """The roll sized for CI (one wave: under emulation
     a wave takes a quarter of an hour): the master alone, as the instances
     stand (every DRBD instance of the lab has its primary or secondary there),
     so that the failover, the migrations away and back, a real reboot with
