@@ -444,7 +444,11 @@ EOF
 # Run a command on node N of the vm lab:  $BASE/ssh 2 'cat /proc/drbd'
 n=\$1; shift
 if (( \$# == 1 )); then cmd=\$1; else cmd=\$(printf '%q ' "\$@"); fi
-exec ip netns exec $NS ssh $opts root@$PREFIX.\$((10 + n)) "\$cmd"
+# one connection per node, reused (ControlMaster): under emulation every new
+# SSH handshake costs the node seconds of CPU, and a sampler connecting every
+# few seconds starved the node daemons (their live data null on RAPI)
+exec ip netns exec $NS ssh $opts -o ControlMaster=auto -o ControlPersist=120 \\
+  -o ControlPath=$BASE/run/ssh-node\$n root@$PREFIX.\$((10 + n)) "\$cmd"
 EOF
   cat >"$BASE/gnt" <<EOF
 #!/bin/bash
