@@ -451,7 +451,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare impo
     MOND_OPTIONS, SOURCE_OPTIONS)
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
-from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import (
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.cluster_info import (
     DETAILS, info_from_data)
 
 

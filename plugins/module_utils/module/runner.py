@@ -23,15 +23,16 @@ from ..live.audit import JobAudit
 from ..live.executor import ExecutionError, execute_plan
 from ..live.lock import ClusterLock, require_lock
 from ..live.preview import LIVE_ONLY, SavedCluster
-from ..live.plans import check_plan, make_plan, plan_report, plan_result, plan_state
-from ..live.resume import progress
-from ..live.snapshot import Snapshot, drift, fingerprint, model_state
+from ..plan.envelope import check_plan, make_plan, plan_report, plan_result, plan_state
+from ..plan.resume import progress
+from ..live.snapshot import Snapshot
+from ..plan.state import drift, fingerprint, model_state
 from ..live.source import (client_from_params, live_kind, plain_http_problem, read_cluster,
                            unreadable, url_credentials)
 from ..planner.base import MOVE_DETAILS, brief
 from ..report.diff import placement_diff
 from ..report.html import render_plan_html
-from ..report.move_words import describe_moves
+from ..plan.move_words import describe_moves
 from .argspecs import CHECKED_OPTIONS
 from .outputs import SAVE_STATE_SUFFIXES, output_problem, resolve, write_atomically
 from .plan_rules import check_plan_cluster, plan_request_problem

@@ -15,7 +15,7 @@ from __future__ import annotations
 from html import escape
 
 from .plan_view import NOT_FITTING, plan_view, state_phrase
-from .summary import domain_suffix
+from ..plan.lines import domain_suffix
 from .svg import METRICS, chart_width, node_labels, score_chart, state_colour, usage_chart
 
 GENERATOR = "ganeti.htools"

@@ -12,14 +12,14 @@ page with it.
 
 from __future__ import annotations
 
-from ..live.plans import PlanError, plan_report, plan_result
-from .move_words import describe_move
-from .usage import from_node_record
+from ..plan.envelope import PlanError, plan_report, plan_result
+from ..plan.move_words import describe_move
+from ..plan.usage import from_node_record
 
 BALANCE, EVACUATE, REBOOT = "balance", "evacuate", "rolling-reboot"
 TITLES = {BALANCE: "Balance plan", EVACUATE: "Evacuation plan", REBOOT: "Rolling reboot plan"}
 # The moves table: (column key, header), the same for every kind but the score and
-# the groups; the move in plain words (report/move_words.py).
+# the groups; the move in plain words (plan/move_words.py).
 MOVE_COLUMNS = (("index", "#"), ("instance", "Instance"), ("description", "Move"),
                 ("old_primary", "Old primary"), ("old_secondary", "Old secondary"),
                 ("new_primary", "New primary"), ("new_secondary", "New secondary"),

@@ -15,10 +15,10 @@ from ...backend.prepare import (LOAD_OPTIONS, MOND_OPTIONS, SOURCE_OPTIONS, Grou
 from ...errors import HtoolsError
 from ...backend.text_save import save_text_file
 from ...numfmt import hs_fixed
-from ...report.records import bad_nodes, instance_record
-from ...report.usage import from_node_record
-from ...report.summary import balance_summary
-from ...report.nodetable import format_table, node_record
+from ...model.records import bad_nodes, instance_record
+from ...plan.usage import from_node_record
+from .summary import balance_summary
+from ..nodetable import format_table, node_record
 from ..base import Planner
 from ..jobs import jobsets, step_opcodes
 from ..metrics import breakdown, cluster_score, optimal_score

@@ -59,7 +59,7 @@ import json
 from ...backend.ialloc import load_ialloc, load_ialloc_text
 from ...backend.prepare import prepare
 from ...errors import HtoolsError
-from ...report.usage import usage_state
+from ...plan.usage import usage_state
 from ..base import Planner
 from ..metrics import cluster_score
 from .change_group import change_group

@@ -14,8 +14,8 @@ from __future__ import annotations
 from ... import run_tags
 from ...backend.detect import load_data_file
 from ...backend.prepare import prepare
-from ...report.summary import reboot_summary
-from ...report.usage import usage_state
+from .summary import reboot_summary
+from ...plan.usage import usage_state
 from ..base import Planner
 from .colouring import smallest_colouring
 from .down import failing_n1, wave_down

@@ -35,7 +35,7 @@ import uuid
 import zlib
 
 from ..errors import HtoolsError
-from .snapshot import fingerprint
+from .state import fingerprint
 
 FORMAT_VERSION = 4
 STATE_ENCODING = "json+zlib+base64"

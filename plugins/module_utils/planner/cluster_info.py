@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from ..backend.detect import load_data_file
 from ..backend.prepare import prepare, select_group
-from ..planner.metrics import (METRIC_NAMES, METRIC_WEIGHTS, breakdown, optimal_score,
+from .metrics import (METRIC_NAMES, METRIC_WEIGHTS, breakdown, optimal_score,
                                total_score, unit_metrics)
+from ..plan.lines import count_of, name_list, warning_lines
 from .nodetable import format_table, node_record
-from .records import bad_nodes, group_records, instance_record, policy_violations, storage_unit_records
-from .summary import info_summary
+from ..model.records import bad_nodes, group_records, instance_record, policy_violations, storage_unit_records
 
 # Returned only with `details: full`: the per-node and per-instance tables.
 DETAILS = ("nodes", "node_table", "instances", "n1_failing_instances")
@@ -68,3 +68,19 @@ def info_from_data(data, util_file=None, group=None, offline_nodes=(), exclusion
     prepare(data, util_file=util_file, offline_nodes=offline_nodes,
             exclusion_tags=exclusion_tags, ignore_dynu=ignore_dynu, **mond)
     return report(data, select_group(data, group))
+
+
+def info_summary(info):
+    """ganeti_cluster_info: score, N+1 failures, policy violations, groups, in a few lines."""
+    groups = info["groups"]
+    lines = ["group %s: score %.8f (lowest possible %.8f), %s, %s" % (
+        info["group"], info["score"], info["optimal_score"], count_of(len(info["nodes"]), "node"),
+        count_of(len(info["instances"]), "instance")),
+        "N+1 failures: %s" % name_list(info["n1_failures"]),
+        "policy violations: %s" % name_list("%s (%s)" % (v["node"], v["reason"])
+                                         for v in info["policy_violations"])]
+    if len(groups) > 1:
+        lines.append("groups: %s" % name_list("%s (%s, %s)" % (
+            g["name"], count_of(g["node_count"], "node"), count_of(g["instance_count"], "instance"))
+            for g in groups))
+    return "\n".join(lines + warning_lines(info.get("warnings", ())))
