@@ -29,7 +29,7 @@ from ..live.snapshot import Snapshot
 from ..plan.state import drift, fingerprint, model_state
 from ..live.source import (client_from_params, live_kind, plain_http_problem, read_cluster,
                            unreadable, url_credentials)
-from ..planner.base import MOVE_DETAILS, brief
+from ..plan.record import MOVE_DETAILS, brief
 from ..report.diff import placement_diff
 from ..report.html import render_plan_html
 from ..plan.move_words import describe_moves

@@ -33,17 +33,3 @@ class Planner:
         self.executes = executes
         self.refuse = refuse or (lambda report, params: None)
         self.details = tuple(details)
-
-
-# Fields of a move returned only with `details: full`: the plan document holds
-# them (the opcodes are what executes), the result shows the move in words.
-MOVE_DETAILS = ("opcodes", "commands", "step_line", "action")
-
-
-def brief(report, details):
-    """`report` without the `details` keys, its moves without MOVE_DETAILS (a copy)."""
-    out = {k: v for k, v in report.items() if k not in details}
-    if isinstance(out.get("moves"), list):
-        out["moves"] = [{k: v for k, v in m.items() if k not in MOVE_DETAILS}
-                        for m in out["moves"]]
-    return out

@@ -16,6 +16,7 @@ from ...errors import HtoolsError
 from ...backend.text_save import save_text_file
 from ...numfmt import hs_fixed
 from ...model.records import bad_nodes, instance_record
+from ...plan.record import Move
 from ...plan.usage import from_node_record
 from .summary import balance_summary
 from ..nodetable import format_table, node_record
@@ -119,22 +120,15 @@ def _plan_group(data, selection, options, search, save_state):
     jobset_of = {pos: js_no for js_no, js in enumerate(sets, start=1) for pos in js}
     for pos, step in enumerate(steps):
         inst = data.instances[step.inst]
-        moves.append({
-            "index": pos + 1,
-            "instance": inst.name,
-            "old_primary": _node_name(data, step.old_p),
-            "old_secondary": _node_name(data, step.old_s),
-            "new_primary": _node_name(data, step.new_p),
-            "new_secondary": _node_name(data, step.new_s),
-            "move": step.move,
-            "score": step.score,
-            "score_text": hs_fixed(step.score, 8),
-            "action": step_code(step, data.nodes),
-            "step_line": lines[pos],
-            "commands": ["gnt-instance " + c for c in step_commands(step, inst, data.nodes)],
-            "opcodes": step_opcodes(step, inst, data.nodes),
-            "jobset": jobset_of[pos],
-        })
+        moves.append(Move(
+            pos + 1, inst.name, step.move, jobset_of[pos],
+            _node_name(data, step.old_p), _node_name(data, step.old_s),
+            _node_name(data, step.new_p), _node_name(data, step.new_s),
+            step_opcodes(step, inst, data.nodes),
+            {"score": step.score, "score_text": hs_fixed(step.score, 8),
+             "action": step_code(step, data.nodes), "step_line": lines[pos],
+             "commands": ["gnt-instance " + c for c in step_commands(step, inst, data.nodes)]},
+        ).record())
     final_score = steps[-1].score if steps else result.initial_score
     report = {
         "group": selection.group.name if selection.group is not None else None,

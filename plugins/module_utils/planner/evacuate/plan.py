@@ -59,6 +59,7 @@ import json
 from ...backend.ialloc import load_ialloc, load_ialloc_text
 from ...backend.prepare import prepare
 from ...errors import HtoolsError
+from ...plan.record import Move
 from ...plan.usage import usage_state
 from ..base import Planner
 from ..metrics import cluster_score
@@ -195,12 +196,10 @@ def evacuate(data, request_or_options, prepared=False):
         touched.add(result[1])
         number = len(moves) + 1
         jobs += rapi_jobs(len(jobs), number, name, result[3])
-        moves.append({"index": number, "instance": name, "move": move_kind(result[3]),
-                      "jobset": 1,
-                      "old_primary": old["primary"], "old_secondary": old["secondary"],
-                      "old_group": old["group"],
-                      "new_primary": new["primary"], "new_secondary": new["secondary"],
-                      "new_group": new["group"], "opcodes": result[3]})
+        moves.append(Move(number, name, move_kind(result[3]), 1,
+                          old["primary"], old["secondary"], new["primary"], new["secondary"],
+                          result[3], {"old_group": old["group"], "new_group": new["group"]},
+                          ).record())
     for idx in request.idxs:
         touched.add(before.nodes[before.insts[idx].pnode].group)
     scores = {}
