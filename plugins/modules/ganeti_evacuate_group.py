@@ -301,10 +301,11 @@ drift:
 
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.plan import EVACUATE
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.registry import planner
 
 
 def main():
+    evacuate = planner("evacuate")
     argument_spec = argspecs.combine(
         argspecs.data_file(), argspecs.rapi(), argspecs.jobs(), argspecs.execution(),
         argspecs.plan_report(), argspecs.details(),
@@ -318,8 +319,8 @@ def main():
         allow_partial=dict(type="bool", default=False),
         lock_owner=dict(type="str"),
     )
-    HtoolsModule(argument_spec, needs=EVACUATE.needs,
-                 mutually_exclusive=[("nodes", "instances")]).run_plan(EVACUATE)
+    HtoolsModule(argument_spec, needs=evacuate.needs,
+                 mutually_exclusive=[("nodes", "instances")]).run_plan(evacuate)
 
 
 if __name__ == '__main__':

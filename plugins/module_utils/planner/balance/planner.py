@@ -27,7 +27,8 @@ from .bulk_search import search_bulk
 from .hbal_text import (command_script, command_script_lines, commands_stdout, step_code,
                         step_commands, step_lines)
 from .loop import BalanceResult, SearchStats, balance, search_exhaustive
-from .options import MODEL_OPTIONS, SEARCH_OPTIONS, BalanceOptions
+from .options import ALGORITHM_OPTIONS, MODEL_OPTIONS, SEARCH_OPTIONS, BalanceOptions
+from .view import BalanceView
 
 KIND = "balance"
 SEARCHES = {"bulk": search_bulk, "exhaustive": search_exhaustive}
@@ -184,4 +185,5 @@ DETAILS = ("nodes_before", "nodes_after", "node_table_before", "node_table_after
 
 BALANCE = Planner(KIND, "ganeti.htools.ganeti_balance", PLAN_OPTIONS, ("numpy",),
                   lambda data, opts, save_state=None: plan(data, opts, save_state=save_state),
-                  details=DETAILS)
+                  details=DETAILS, title="Balance plan", table=ALGORITHM_OPTIONS,
+                  marker="initial_score", view=BalanceView())

@@ -67,6 +67,7 @@ from .change_group import change_group
 from .node_evac import SECONDARY_ONLY, PRIMARY_ONLY, node_evacuate
 from .request import CHANGE_GROUP, NODE_EVACUATE, RELOCATE, from_ialloc, from_options
 from .state import EvacState
+from .view import EvacuationView
 
 KIND = "evacuate"
 OPTIONS = ("nodes", "mode", "instances", "target_groups", "ignore_soft_errors",
@@ -311,4 +312,5 @@ def refuse_partial(report, params):
 
 
 EVACUATE = Planner(KIND, "ganeti.htools.ganeti_evacuate_group", OPTIONS, ("numpy",), _compute,
-                   refuse=refuse_partial, details=("jobs",))
+                   refuse=refuse_partial, details=("jobs",), title="Evacuation plan",
+                   marker="iallocator_result", view=EvacuationView())

@@ -24,6 +24,7 @@ from .evacuation import migrate_off, partition_secondaries
 from .graph import build_graph
 from .nonredundant import partition_nonredundant
 from .options import ROLLER_OPTIONS
+from .view import RebootView
 from .report_text import order_groups, printed_moves, report_lines
 from .selection import find_group, find_master, mark_offline, selected_nodes
 from .state import State
@@ -232,4 +233,6 @@ def plan_rolling_reboot(data_file, **opts):
 
 ROLLER = Planner(KIND, "ganeti.htools.ganeti_rolling_reboot", PLAN_OPTIONS, (),
                  lambda data, opts, save_state=None: plan_reboots(data, opts),
-                 executes=False, details=("instances_before", "instances_after"))
+                 executes=False, details=("instances_before", "instances_after"),
+                 title="Rolling reboot plan", table=ROLLER_OPTIONS, marker="waves",
+                 view=RebootView())
