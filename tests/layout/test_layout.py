@@ -102,7 +102,7 @@ def test_the_pure_layers_import_no_outer_layer():
     assert not graph['planner'] & {'live', 'report', 'module'}
 
 
-def _test_no_function_in_plugins_is_over_100_lines():  # enabled with the fixes
+def test_no_function_in_plugins_is_over_100_lines():
     long = []
     for path in _python_files(PLUGINS):
         for node in ast.walk(_tree(path)):
