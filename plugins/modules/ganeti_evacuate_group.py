@@ -308,7 +308,7 @@ def main():
     evacuate = planner("evacuate")
     argument_spec = argspecs.combine(
         argspecs.data_file(), argspecs.rapi(), argspecs.jobs(), argspecs.execution(),
-        argspecs.plan_report(), argspecs.details(),
+        argspecs.plan_report(), argspecs.details(), argspecs.lock_owner(),
         nodes=dict(type="list", elements="str", default=[]),
         mode=dict(type="str", choices=["primary-only", "secondary-only", "all"], default="all"),
         instances=dict(type="list", elements="str", default=[]),
@@ -317,7 +317,6 @@ def main():
         no_capacity_checks=dict(type="bool", default=False),
         drain=dict(type="bool", default=True),
         allow_partial=dict(type="bool", default=False),
-        lock_owner=dict(type="str"),
     )
     HtoolsModule(argument_spec, needs=evacuate.needs,
                  mutually_exclusive=[("nodes", "instances")]).run_plan(evacuate)

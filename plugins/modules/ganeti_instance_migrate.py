@@ -254,16 +254,14 @@ def back(module, client):
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.live_only(), argspecs.jobs(),
+        argspecs.live_only(), argspecs.jobs(), argspecs.lock_owner(), argspecs.run_id(),
+        argspecs.job_timeout(1800),     # a live migration copies the instance's memory
         away_from=dict(type="list", elements="str"),
         targets=dict(type="dict", default={}),
         keep_non_redundant=dict(type="bool", default=False),
         back_to=dict(type="list", elements="str"),
         keep_moved=dict(type="bool", default=False),
-        run_id=dict(type="str"),
         migration_mode=dict(type="str", choices=["live", "non-live"]),
-        job_timeout=dict(type="int", default=1800),
-        lock_owner=dict(type="str"),
     )
     module = HtoolsModule(argument_spec, mutually_exclusive=[("away_from", "back_to")],
                           required_one_of=[("away_from", "back_to")])

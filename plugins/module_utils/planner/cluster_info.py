@@ -20,12 +20,12 @@ DETAILS = ("nodes", "node_table", "instances", "n1_failing_instances")
 def report(data, selection):
     """The info dict for a selected group of a prepared cluster."""
     rows = breakdown(selection.nodes)
-    values = [v for _n, v, _w in rows]
+    values = [row.value for row in rows]
     n1_nodes, n1_insts = bad_nodes(selection)
     info = {
         "score": total_score(values) if rows else 0.0,
         "optimal_score": optimal_score(selection.nodes),
-        "metrics": dict((name, value) for name, value, _w in rows),
+        "metrics": {row.name: row.value for row in rows},
         "metric_weights": dict(zip(METRIC_NAMES, METRIC_WEIGHTS)),
         "storage_unit_metrics": [
             {"type": unit_type, "key": key, "nodes": count, "free_disk_cv": now,
@@ -56,7 +56,7 @@ def cluster_info(data_file, util_file=None, group=None, offline_nodes=(), exclus
                  ignore_dynu=False, static_kvm_node_memory=None, **mond):
     """Load, prepare and report; raises HtoolsError subclasses on bad input.
 
-    `mond` takes the MonD options (backend.prepare.MOND_OPTIONS)."""
+    `mond` takes the MonD options (backend.prepare.MOND_OPTION_NAMES)."""
     data, _fmt = load_data_file(data_file, static_kvm_memory=static_kvm_node_memory)
     return info_from_data(data, util_file, group, offline_nodes, exclusion_tags, ignore_dynu,
                           **mond)

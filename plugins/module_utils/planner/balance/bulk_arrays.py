@@ -34,7 +34,7 @@ SCALAR_PICKS = 32
 N_METRICS = len(METRICS)
 # ExactScorer.location_class of nodes without and with several location tags.
 NO_LOCATION, MANY_LOCATIONS = -1, -2
-MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
+MAP_POS = [k for k, m in enumerate(METRICS) if m.statistic == MAP][0]
 
 
 class _Nodes:

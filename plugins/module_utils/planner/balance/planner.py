@@ -10,7 +10,7 @@ plan returned here.
 from __future__ import annotations
 
 from ...backend.detect import load_data_file
-from ...backend.prepare import (LOAD_OPTIONS, MOND_OPTIONS, SOURCE_OPTIONS, GroupSelection,
+from ...backend.prepare import (LOAD_OPTIONS, MOND_OPTION_NAMES, SOURCE_OPTIONS, GroupSelection,
                                 prepare, select_group)
 from ...errors import HtoolsError
 from ...backend.text_save import save_text_file
@@ -34,14 +34,14 @@ KIND = "balance"
 SEARCHES = {"bulk": search_bulk, "exhaustive": search_exhaustive}
 CLUSTER_EMPTY = "Cluster is empty, exiting."
 # Everything a plan records, so that it can be recomputed the same way.
-PLAN_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS + \
-    LOAD_OPTIONS + MOND_OPTIONS
+RECORDED_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS + \
+    LOAD_OPTIONS + MOND_OPTION_NAMES
 
 
 def plan(data, opts, search="bulk", save_state=None):
     """Prepare freshly loaded `data` and plan the balance of the chosen group.
 
-    `opts` maps option names (PLAN_OPTIONS) to values; missing ones take
+    `opts` maps option names (RECORDED_OPTIONS) to values; missing ones take
     hbal's defaults.  With `save_state`, the states before and after are
     written like hbal -S (`.original`, `.balanced`).
     """
@@ -63,7 +63,7 @@ def plan(data, opts, search="bulk", save_state=None):
             offline_nodes=get("offline_nodes", ()), min_disk=get("min_disk", 0.0),
             max_cpu=get("max_cpu"),
             before_node_status=save_original if save_state and not empty else None,
-            **{name: opts.get(name) for name in MOND_OPTIONS})
+            **{name: opts.get(name) for name in MOND_OPTION_NAMES})
     options = BalanceOptions(**{o.name: opts[o.name] for o in SEARCH_OPTIONS
                                 if opts.get(o.name) is not None})
     if empty:
@@ -85,7 +85,7 @@ def _node_name(data, idx):
 
 
 def _metrics(nodes):
-    return {name: value for name, value, _w in breakdown(nodes)}
+    return {row.name: row.value for row in breakdown(nodes)}
 
 
 def _plan_group(data, selection, options, search, save_state):
@@ -183,7 +183,7 @@ DETAILS = ("nodes_before", "nodes_after", "node_table_before", "node_table_after
            "instances_before", "instances_after", "step_lines", "commands", "command_script",
            "step_seconds", "search_stats", "n1_failing_instances")
 
-BALANCE = Planner(KIND, "ganeti.htools.ganeti_balance", PLAN_OPTIONS, ("numpy",),
+BALANCE = Planner(KIND, "ganeti.htools.ganeti_balance", RECORDED_OPTIONS, ("numpy",),
                   lambda data, opts, save_state=None: plan(data, opts, save_state=save_state),
                   details=DETAILS, title="Balance plan", table=ALGORITHM_OPTIONS,
                   marker="initial_score", view=BalanceView())

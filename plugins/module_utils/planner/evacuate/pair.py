@@ -293,10 +293,10 @@ def _tables():
     """Weights and kinds of the metrics as arrays, built on first use (numpy is
     imported lazily, so nothing numpy runs when this module is imported)."""
     if not _TABLES:
-        _TABLES.extend((np.array([m[1] for m in METRICS]),
-                        np.array([m[2] == STDDEV for m in METRICS]),
-                        np.array([m[3] == ONLINE for m in METRICS]),
-                        np.array([m[2] != MAP for m in METRICS])))
+        _TABLES.extend((np.array([m.weight for m in METRICS]),
+                        np.array([m.statistic == STDDEV for m in METRICS]),
+                        np.array([m.nodes == ONLINE for m in METRICS]),
+                        np.array([m.statistic != MAP for m in METRICS])))
     return _TABLES
 
 

@@ -109,8 +109,8 @@ def _relocate(state, request, force):
                                   ",".join(str(k) for k in request.relocate_from)))
     outcome = node_evacuate(state, SECONDARY_ONLY if internal else PRIMARY_ONLY, [idx], force)
     result = outcome[0][1]
-    if result[0] == "failed":
-        return ("error", result[1])
+    if result.status == "failed":
+        return ("error", result.reason)
     moved = state.insts[idx]
     return ("ok", [state.nodes[moved.snode if internal else moved.pnode].name])
 
@@ -124,12 +124,12 @@ def answer_document(data, request, outcome):
     moved, failed, jobs = [], [], []
     for idx, result in outcome:
         name = data.instances[idx].name
-        if result[0] == "failed":
-            failed.append([name, result[1]])
+        if result.status == "failed":
+            failed.append([name, result.reason])
         else:
-            _tag, gdx, node_idxs, ops = result
-            moved.append([name, data.groups[gdx].name, [data.nodes[k].name for k in node_idxs]])
-            jobs.append(ops)
+            moved.append([name, data.groups[result.group].name,
+                          [data.nodes[k].name for k in result.nodes]])
+            jobs.append(result.opcodes)
     info = "Request successful: %d instances failed to move and %d were moved successfully" \
         % (len(failed), len(moved))
     return {"success": True, "info": info, "result": [moved, failed, jobs]}
@@ -189,17 +189,17 @@ def evacuate(data, request_or_options, prepared=False):
     touched = set()
     for idx, result in outcome:
         name = data.instances[idx].name
-        if result[0] == "failed":
-            failed.append({"instance": name, "reason": result[1]})
+        if result.status == "failed":
+            failed.append({"instance": name, "reason": result.reason})
             continue
         old, new = _placement(before, idx), _placement(after, idx)
         touched.add(before.nodes[before.insts[idx].pnode].group)
-        touched.add(result[1])
+        touched.add(result.group)
         number = len(moves) + 1
-        jobs += rapi_jobs(len(jobs), number, name, result[3])
-        moves.append(Move(number, name, move_kind(result[3]), 1,
+        jobs += rapi_jobs(len(jobs), number, name, result.opcodes)
+        moves.append(Move(number, name, move_kind(result.opcodes), 1,
                           old["primary"], old["secondary"], new["primary"], new["secondary"],
-                          result[3], {"old_group": old["group"], "new_group": new["group"]},
+                          result.opcodes, {"old_group": old["group"], "new_group": new["group"]},
                           ).record())
     for idx in request.idxs:
         touched.add(before.nodes[before.insts[idx].pnode].group)

@@ -32,7 +32,7 @@ from .waves import move_record, wave_moves
 
 KIND = "rolling-reboot"
 # Everything a plan records, so that it can be recomputed the same way.
-PLAN_OPTIONS = tuple(o.name for o in ROLLER_OPTIONS) + (
+RECORDED_OPTIONS = tuple(o.name for o in ROLLER_OPTIONS) + (
     "group", "offline_nodes", "util_file", "ignore_dynu", "exclusion_tags",
     "static_kvm_node_memory")
 
@@ -231,7 +231,7 @@ def plan_rolling_reboot(data_file, **opts):
     return plan_reboots(data, opts)
 
 
-ROLLER = Planner(KIND, "ganeti.htools.ganeti_rolling_reboot", PLAN_OPTIONS, (),
+ROLLER = Planner(KIND, "ganeti.htools.ganeti_rolling_reboot", RECORDED_OPTIONS, (),
                  lambda data, opts, save_state=None: plan_reboots(data, opts),
                  executes=False, details=("instances_before", "instances_after"),
                  title="Rolling reboot plan", table=ROLLER_OPTIONS, marker="waves",
