@@ -43,8 +43,7 @@ def require_hroller():
 @pytest.fixture(scope="module")
 def planner():
     try:
-        from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import (
-            plan_rolling_reboot)
+        from kit.plans import plan_rolling_reboot
         from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
     except ImportError as exc:
         pytest.fail("cannot import the rolling-reboot planner: %r" % (exc,), pytrace=False)

@@ -110,8 +110,8 @@ def test_no_function_in_plugins_is_over_100_lines():
                 start = min([node.lineno] + [d.lineno for d in node.decorator_list])
                 length = node.end_lineno - start + 1
                 if length > LONGEST_FUNCTION:
-                    long.append('%s:%d %s (%d lines)' % (os.path.relpath(path, REPO_ROOT),
-                                                        node.lineno, node.name, length))
+                    where = os.path.relpath(path, REPO_ROOT)
+                    long.append('%s:%d %s (%d lines)' % (where, node.lineno, node.name, length))
     assert not long
 
 

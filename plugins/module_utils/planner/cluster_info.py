@@ -5,13 +5,13 @@
 
 from __future__ import annotations
 
-from ..backend.detect import load_data_file
 from ..backend.prepare import prepare, select_group
-from .metrics import (METRIC_NAMES, METRIC_WEIGHTS, breakdown, optimal_score,
-                               total_score, unit_metrics)
+from ..model.records import (bad_nodes, group_records, instance_record, policy_violations,
+                             storage_unit_records)
 from ..plan.lines import count_of, name_list, warning_lines
+from .metrics import (METRIC_NAMES, METRIC_WEIGHTS, breakdown, optimal_score, total_score,
+                      unit_metrics)
 from .nodetable import format_table, node_record
-from ..model.records import bad_nodes, group_records, instance_record, policy_violations, storage_unit_records
 
 # Returned only with `details: full`: the per-node and per-instance tables.
 DETAILS = ("nodes", "node_table", "instances", "n1_failing_instances")
@@ -52,16 +52,6 @@ def _node_info(node):
     return record
 
 
-def cluster_info(data_file, util_file=None, group=None, offline_nodes=(), exclusion_tags=(),
-                 ignore_dynu=False, static_kvm_node_memory=None, **mond):
-    """Load, prepare and report; raises HtoolsError subclasses on bad input.
-
-    `mond` takes the MonD options (backend.prepare.MOND_OPTION_NAMES)."""
-    data, _fmt = load_data_file(data_file, static_kvm_memory=static_kvm_node_memory)
-    return info_from_data(data, util_file, group, offline_nodes, exclusion_tags, ignore_dynu,
-                          **mond)
-
-
 def info_from_data(data, util_file=None, group=None, offline_nodes=(), exclusion_tags=(),
                    ignore_dynu=False, **mond):
     """Prepare freshly loaded data (file or RAPI) and report on a group."""
@@ -78,7 +68,7 @@ def info_summary(info):
         count_of(len(info["instances"]), "instance")),
         "N+1 failures: %s" % name_list(info["n1_failures"]),
         "policy violations: %s" % name_list("%s (%s)" % (v["node"], v["reason"])
-                                         for v in info["policy_violations"])]
+                                            for v in info["policy_violations"])]
     if len(groups) > 1:
         lines.append("groups: %s" % name_list("%s (%s, %s)" % (
             g["name"], count_of(g["node_count"], "node"), count_of(g["instance_count"], "instance"))

@@ -36,7 +36,6 @@ STDDEV, SUM, MAP = "stddev", "sum", "map"
 ONLINE, OFFLINE = "online", "offline"
 
 
-
 class Metric(NamedTuple):
     """One term of the cluster score."""
     name: str

@@ -24,7 +24,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare impo
 from ansible_collections.ganeti.htools.plugins.module_utils.model.vocabulary import (
     MIRROR_EXTERNAL, MIRROR_INTERNAL)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner import metrics
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import bulk_arrays, bulk_exact, bulk_search
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import bulk_arrays, bulk_search
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.moves import (
     FAILOVER, MOVE_KINDS, possible_moves)
 

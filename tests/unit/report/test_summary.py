@@ -9,10 +9,8 @@ import re
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
-    plan_balance)
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import (
-    plan_rolling_reboot)
+from kit.plans import plan_balance
+from kit.plans import plan_rolling_reboot
 from ansible_collections.ganeti.htools.plugins.module_utils.plan import lines as summary
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.summary import (
     balance_summary)

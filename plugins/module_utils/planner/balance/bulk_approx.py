@@ -21,6 +21,7 @@ from .bulk_arrays import (ABS_TOL, FIXED_FOR_REGULAR, N_METRICS, PTAG_POS, REL_T
                           _add_pri, _add_pri_parts, _add_sec, _encode_rank, _plus, _remove_pri,
                           _remove_sec, _values, _with_loc)
 
+
 class _Stats:
     """Centred sums over online nodes, per metric, for incremental scoring.
 

@@ -18,6 +18,7 @@ from .bulk_arrays import EXACT_CHUNK, MANY_LOCATIONS, MAP_POS, NO_LOCATION, N_ME
 from .move_rows import map_delta
 from .sparse_folds import DENSE_LIMIT, deviation_sums, sequential_sums, unique_rows
 
+
 def _is_regular(inst, group_pos, excl_in_group):
     if inst.forthcoming or inst.dsrd_loc_tags or excl_in_group:
         return False

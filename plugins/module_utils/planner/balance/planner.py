@@ -9,7 +9,6 @@ plan returned here.
 
 from __future__ import annotations
 
-from ...backend.detect import load_data_file
 from ...backend.prepare import (LOAD_OPTIONS, MOND_OPTION_NAMES, SOURCE_OPTIONS, GroupSelection,
                                 prepare, select_group)
 from ...errors import HtoolsError
@@ -168,14 +167,6 @@ def _plan_group(data, selection, options, search, save_state):
         for label in ("before", "after")]
     report["summary"] = balance_summary(report)
     return report
-
-
-def plan_balance(data_file, search="bulk", save_state=None, options=None, **opts):
-    """Load a data file and plan its balance; `options` is a BalanceOptions or None."""
-    data, _fmt = load_data_file(data_file, opts.get("static_kvm_node_memory"))
-    if options is not None:
-        opts.update(options.as_dict())
-    return plan(data, opts, search, save_state)
 
 
 # Returned only with `details: full` (hbal's printed output among them, word for word).

@@ -22,6 +22,6 @@ def balance_summary(report):
     if report.get("stop_reason"):
         lines.append(report["stop_reason"])
     if report.get("n1_failures"):
-        lines.append(shorten("N+1 failures before the plan: " + ", ".join(report["n1_failures"]),
-                            suffix))
+        lines.append(shorten("N+1 failures before the plan: "
+                             + ", ".join(report["n1_failures"]), suffix))
     return "\n".join(lines + warning_lines(report.get("warnings", ())))

@@ -38,7 +38,7 @@ Entry points:
 
 ``iallocator_result(request_doc, ignore_soft_errors=False, no_capacity_checks=False)``
     the (parsed) document ``hail`` prints for an IAllocator request (JSON
-    text or dict); ``iallocator_text`` gives the printed line.  Input errors
+    text or dict).  Input errors
     raise DataError / LookupFailure with hail's message where hail has one
     (hail prints ``Error: <message>`` and exits 1).
 
@@ -53,8 +53,6 @@ state (the scalar moves on node lists).
 """
 
 from __future__ import annotations
-
-import json
 
 from ...backend.ialloc import load_ialloc, load_ialloc_text
 from ...backend.prepare import prepare
@@ -273,11 +271,6 @@ def iallocator_result(request_doc, ignore_soft_errors=False, no_capacity_checks=
     request = from_ialloc(data, req, ignore_soft_errors, no_capacity_checks)
     outcome, _before, _after = run(data, request)
     return answer_document(data, request, outcome)
-
-
-def iallocator_text(request_doc, **options):
-    """hail's stdout line (compact JSON, hail's key order)."""
-    return json.dumps(iallocator_result(request_doc, **options), separators=(",", ":"))
 
 
 # What an IAllocator request file says itself, and options must not contradict.

@@ -12,7 +12,6 @@ runs anything.
 from __future__ import annotations
 
 from ... import run_tags
-from ...backend.detect import load_data_file
 from ...backend.prepare import prepare
 from .summary import reboot_summary
 from ...plan.usage import usage_state
@@ -223,12 +222,6 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
     }
     report["summary"] = reboot_summary(report)
     return report
-
-
-def plan_rolling_reboot(data_file, **opts):
-    """Load a data file and plan its rolling reboot; options as in ROLLER_OPTIONS."""
-    data, _fmt = load_data_file(data_file, opts.get("static_kvm_node_memory"))
-    return plan_reboots(data, opts)
 
 
 ROLLER = Planner(KIND, "ganeti.htools.ganeti_rolling_reboot", RECORDED_OPTIONS, (),
