@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import collections
 import os
+import subprocess
 
 import pytest
 
