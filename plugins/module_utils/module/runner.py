@@ -180,7 +180,7 @@ class HtoolsModule:
             else:
                 result = self._fresh_plan(planner, data, state, cluster,
                                           {k: params[k] for k in planner.options},
-                                          params.get("save_state"))
+                                          {k: params.get(k) for k in planner.writes})
         except HtoolsError as err:
             self.fail(err)
         except OSError as err:
@@ -203,8 +203,9 @@ class HtoolsModule:
             self.fail(refusal, **result)
         self._execute(client, plan, state, result, drains)
 
-    def _fresh_plan(self, planner, data, state, cluster, options, save_state=None, **extra):
-        report = self._warn_data(dict(planner.compute(data, options, save_state)))
+    def _fresh_plan(self, planner, data, state, cluster, options, outputs=None, **extra):
+        # the files a fresh plan writes (save_state) are no option the plan records
+        report = self._warn_data(dict(planner.compute(data, dict(options, **(outputs or {})))))
         describe_moves(report["moves"])
         # the plan document keeps the detail keys only when they are asked for: a
         # 200-node group's tables would make it megabytes (the HTML report gets them)

@@ -15,8 +15,10 @@ class Planner:
     options:  names of the options a plan records (to recompute it the same way)
     table:    its own option table (options.Option: type, default, valid range)
     needs:    third-party libraries it cannot plan without
-    compute:  compute(data, opts, save_state=None) -> report, for freshly loaded
-              data; the report is the plan record (plan/record.py)
+    compute:  compute(data, opts) -> report, for freshly loaded data; the report
+              is the plan record (plan/record.py)
+    writes:   options naming files the planner writes (hbal -S: save_state): in
+              `opts` of a fresh plan, never recorded in the plan
     executes: whether the module runs the plan outside check mode; a planner
               whose plans others execute (the roller's waves) returns them only
     refuse:   refuse(report, params) -> why this plan must not be executed, or
@@ -29,7 +31,7 @@ class Planner:
     """
 
     def __init__(self, kind, module, options, needs, compute, executes=True, refuse=None,
-                 details=(), title=None, table=(), marker=None, view=None):
+                 details=(), title=None, table=(), marker=None, view=None, writes=()):
         self.kind = kind
         self.title = title or kind
         self.module = module
@@ -42,6 +44,7 @@ class Planner:
         self.details = tuple(details)
         self.marker = marker
         self.view = view or PlanView()
+        self.writes = tuple(writes)
 
 
 class PlanView:

@@ -175,6 +175,6 @@ DETAILS = ("nodes_before", "nodes_after", "node_table_before", "node_table_after
            "step_seconds", "search_stats", "n1_failing_instances")
 
 BALANCE = Planner(KIND, "ganeti.htools.ganeti_balance", RECORDED_OPTIONS, ("numpy",),
-                  lambda data, opts, save_state=None: plan(data, opts, save_state=save_state),
+                  lambda data, opts: plan(data, opts, save_state=opts.get("save_state")),
                   details=DETAILS, title="Balance plan", table=ALGORITHM_OPTIONS,
-                  marker="initial_score", view=BalanceView())
+                  marker="initial_score", view=BalanceView(), writes=("save_state",))

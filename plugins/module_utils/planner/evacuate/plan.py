@@ -277,8 +277,7 @@ def iallocator_result(request_doc, ignore_soft_errors=False, no_capacity_checks=
 _REQUEST_OPTIONS = (("nodes", []), ("instances", []), ("target_groups", []), ("mode", "all"))
 
 
-def _compute(data, opts, save_state=None):
-    del save_state          # nothing to save: hail has no -S state files here
+def _compute(data, opts):
     if data.request is not None:
         conflicts = [name for name, unset in _REQUEST_OPTIONS
                      if opts.get(name) not in (None, unset)]

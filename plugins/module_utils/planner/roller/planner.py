@@ -225,7 +225,7 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
 
 
 ROLLER = Planner(KIND, "ganeti.htools.ganeti_rolling_reboot", RECORDED_OPTIONS, (),
-                 lambda data, opts, save_state=None: plan_reboots(data, opts),
+                 plan_reboots,
                  executes=False, details=("instances_before", "instances_after"),
                  title="Rolling reboot plan", table=ROLLER_OPTIONS, marker="waves",
                  view=RebootView())
