@@ -477,7 +477,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.registry imp
 def main():
     balance = planner("balance")
     argument_spec = argspecs.combine(
-        argspecs.data_source(), argspecs.mond(), argspecs.balance_options(), argspecs.rapi(),
+        argspecs.data_source(), argspecs.mond(), argspecs.planner_options(balance), argspecs.rapi(),
         argspecs.jobs(),
         argspecs.execution(), argspecs.plan_report(), argspecs.details(),
         save_state=dict(type="path"))

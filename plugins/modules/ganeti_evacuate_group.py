@@ -309,14 +309,7 @@ def main():
     argument_spec = argspecs.combine(
         argspecs.data_file(), argspecs.rapi(), argspecs.jobs(), argspecs.execution(),
         argspecs.plan_report(), argspecs.details(), argspecs.lock_owner(),
-        nodes=dict(type="list", elements="str", default=[]),
-        mode=dict(type="str", choices=["primary-only", "secondary-only", "all"], default="all"),
-        instances=dict(type="list", elements="str", default=[]),
-        target_groups=dict(type="list", elements="str", default=[]),
-        ignore_soft_errors=dict(type="bool", default=False),
-        no_capacity_checks=dict(type="bool", default=False),
-        drain=dict(type="bool", default=True),
-        allow_partial=dict(type="bool", default=False),
+        argspecs.planner_options(evacuate),
     )
     HtoolsModule(argument_spec, needs=evacuate.needs,
                  mutually_exclusive=[("nodes", "instances")]).run_plan(evacuate)

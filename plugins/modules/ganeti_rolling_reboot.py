@@ -464,7 +464,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.registry imp
 def main():
     roller = planner("rolling-reboot")
     argument_spec = argspecs.combine(
-        argspecs.data_source(), argspecs.rapi(), argspecs.plans(), argspecs.roller_options(),
+        argspecs.data_source(), argspecs.rapi(), argspecs.plans(), argspecs.planner_options(roller),
         argspecs.plan_report(), argspecs.details())
     HtoolsModule(argument_spec, needs=roller.needs).run_plan(roller)
 

@@ -5,8 +5,10 @@
 
 Each group matches one doc fragment: data_file (data_source), data_source
 (data_source and data_source.model), mond (mond), rapi (LUXI and RAPI), jobs,
-balance_options, plans, execution, plan_report, details.  Numeric options are declared as option tables (type, default,
-valid range), so the same declaration builds the spec and checks the values.
+planner_options (a planner's own table; balance_options for hbal's), plans,
+execution, plan_report, details, lock_owner.  Numeric options are declared as
+option tables (type, default, valid range), so the same declaration builds the
+spec and checks the values.
 """
 
 from __future__ import annotations
@@ -17,8 +19,7 @@ from ..live.mond import MOND_PORT
 from ..live.source import ENV
 from ..model.node import STATIC_KVM_MEMORY
 from ..options import Option, argument_spec
-from ..planner.balance.options import ALGORITHM_OPTIONS
-from ..planner.roller.options import ROLLER_OPTIONS
+from ..planner.registry import PLANNERS
 from ..run_tags import RUN_ID
 
 RAPI_OPTIONS = (
@@ -70,8 +71,8 @@ MOND_OPTION_TABLE = (
 )
 
 # Every option whose values are range-checked before anything runs.
-CHECKED_OPTIONS = RAPI_OPTIONS + EXECUTION_OPTIONS + ALGORITHM_OPTIONS + \
-    MODEL_SOURCE_OPTIONS + MOND_OPTION_TABLE + (LOCK_TTL,)
+CHECKED_OPTIONS = RAPI_OPTIONS + EXECUTION_OPTIONS + MODEL_SOURCE_OPTIONS + \
+    MOND_OPTION_TABLE + (LOCK_TTL,) + tuple(opt for planner in PLANNERS for opt in planner.table)
 
 
 def data_file():
@@ -124,14 +125,10 @@ def jobs():
                 priority=dict(type="str", choices=["low", "normal", "high"]))
 
 
-def balance_options():
-    """hbal's algorithm options."""
-    return argument_spec(ALGORITHM_OPTIONS)
-
-
-def roller_options():
-    """hroller's own options (ganeti_rolling_reboot)."""
-    return argument_spec(ROLLER_OPTIONS)
+def planner_options(planner):
+    """A planner's own option table (planner/registry.py): hbal's algorithm
+    options, hroller's, hail's."""
+    return argument_spec(planner.table)
 
 
 def plans():

@@ -63,6 +63,7 @@ from ..base import Planner
 from ..metrics import cluster_score
 from .change_group import change_group
 from .node_evac import SECONDARY_ONLY, PRIMARY_ONLY, node_evacuate
+from .options import EVACUATE_OPTIONS
 from .request import CHANGE_GROUP, NODE_EVACUATE, RELOCATE, from_ialloc, from_options
 from .state import EvacState
 from .view import EvacuationView
@@ -305,4 +306,4 @@ def refuse_partial(report, params):
 
 EVACUATE = Planner(KIND, "ganeti.htools.ganeti_evacuate_group", OPTIONS, ("numpy",), _compute,
                    refuse=refuse_partial, details=("jobs",), title="Evacuation plan",
-                   marker="iallocator_result", view=EvacuationView())
+                   table=EVACUATE_OPTIONS, marker="iallocator_result", view=EvacuationView())
