@@ -150,3 +150,13 @@ def test_the_action_group_lists_exactly_the_modules():
                      if name.endswith('.py') and not name.startswith('_'))
     assert sorted(group) == modules
     assert len(group) == len(set(group))
+
+
+def test_every_registered_planner_is_complete():
+    kinds = [planner.kind for planner in PLANNERS]
+    assert len(kinds) == len(set(kinds))
+    for planner in PLANNERS:
+        module = planner.module.rsplit('.', 1)[-1]
+        assert os.path.exists(os.path.join(PLUGINS, 'modules', module + '.py')), module
+        assert planner.title and planner.marker and planner.table, planner.kind
+        assert set(planner.writes).isdisjoint(planner.options), planner.kind
