@@ -99,8 +99,7 @@ def htools_balance():
     An import failure is a test error, not a skip.
     """
     try:
-        from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
-            plan_balance)
+        from kit.plans import plan_balance
         from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.options import (
             BalanceOptions)
         from ansible_collections.ganeti.htools.plugins.module_utils.numfmt import hs_fixed

@@ -20,13 +20,13 @@ class OptionError(HtoolsError):
 
 
 class Option:
-    """One option: Ansible type, default (None: none), bounds, secrecy."""
+    """One option: Ansible type, default (None: none), bounds, choices, secrecy."""
 
     __slots__ = ("name", "type", "default", "elements", "minimum", "maximum", "above",
-                 "no_log")
+                 "no_log", "choices")
 
     def __init__(self, name, type_, default=None, elements=None, minimum=None, maximum=None,
-                 no_log=False, above=None):
+                 no_log=False, above=None, choices=None):
         self.name = name
         self.type = type_
         self.default = default
@@ -35,6 +35,7 @@ class Option:
         self.maximum = maximum
         self.above = above          # exclusive lower bound (hbal's "expected >0")
         self.no_log = no_log
+        self.choices = choices
 
     def valid_range(self):
         """The valid values in words, e.g. 'a finite number >= 0'."""
@@ -82,6 +83,8 @@ def argument_spec(options):
         entry = dict(type=opt.type)
         if opt.elements:
             entry["elements"] = opt.elements
+        if opt.choices:
+            entry["choices"] = list(opt.choices)
         if opt.default is not None:
             entry["default"] = list(opt.default) if opt.type == "list" else opt.default
         if opt.no_log:

@@ -19,10 +19,13 @@ from __future__ import annotations
 import re
 
 from .errors import HtoolsError
+from .options import Option
 
 PREFIX = "ganeti.htools:"
 MARKS = ("rolling", "rebooted", "skipped", "candidate")
 MAX_TAG = 128           # Ganeti's limit on the length of a tag
+# The option naming a run (ganeti_rolling_reboot, ganeti_instance_migrate).
+RUN_ID = Option("run_id", "str")
 _RUN_ID = re.compile(r"^[A-Za-z0-9._@+-]{1,40}$")
 
 

@@ -471,16 +471,17 @@ resumed:
 
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import BALANCE
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.registry import planner
 
 
 def main():
+    balance = planner("balance")
     argument_spec = argspecs.combine(
-        argspecs.data_source(), argspecs.mond(), argspecs.balance_options(), argspecs.rapi(),
+        argspecs.data_source(), argspecs.mond(), argspecs.planner_options(balance), argspecs.rapi(),
         argspecs.jobs(),
         argspecs.execution(), argspecs.plan_report(), argspecs.details(),
         save_state=dict(type="path"))
-    HtoolsModule(argument_spec, needs=BALANCE.needs).run_plan(BALANCE)
+    HtoolsModule(argument_spec, needs=balance.needs).run_plan(balance)
 
 
 if __name__ == '__main__':

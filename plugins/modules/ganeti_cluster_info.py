@@ -448,15 +448,15 @@ data_warnings:
 '''
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import (
-    MOND_OPTIONS, SOURCE_OPTIONS)
+    MOND_OPTION_NAMES, SOURCE_OPTIONS)
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
-from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import (
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.cluster_info import (
     DETAILS, info_from_data)
 
 
 def _report(data, params):
-    return info_from_data(data, **{name: params[name] for name in SOURCE_OPTIONS + MOND_OPTIONS})
+    return info_from_data(data, **{name: params[name] for name in SOURCE_OPTIONS + MOND_OPTION_NAMES})
 
 
 def main():

@@ -301,25 +301,18 @@ drift:
 
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.plan import EVACUATE
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.registry import planner
 
 
 def main():
+    evacuate = planner("evacuate")
     argument_spec = argspecs.combine(
         argspecs.data_file(), argspecs.rapi(), argspecs.jobs(), argspecs.execution(),
-        argspecs.plan_report(), argspecs.details(),
-        nodes=dict(type="list", elements="str", default=[]),
-        mode=dict(type="str", choices=["primary-only", "secondary-only", "all"], default="all"),
-        instances=dict(type="list", elements="str", default=[]),
-        target_groups=dict(type="list", elements="str", default=[]),
-        ignore_soft_errors=dict(type="bool", default=False),
-        no_capacity_checks=dict(type="bool", default=False),
-        drain=dict(type="bool", default=True),
-        allow_partial=dict(type="bool", default=False),
-        lock_owner=dict(type="str"),
+        argspecs.plan_report(), argspecs.details(), argspecs.lock_owner(),
+        argspecs.planner_options(evacuate),
     )
-    HtoolsModule(argument_spec, needs=EVACUATE.needs,
-                 mutually_exclusive=[("nodes", "instances")]).run_plan(EVACUATE)
+    HtoolsModule(argument_spec, needs=evacuate.needs,
+                 mutually_exclusive=[("nodes", "instances")]).run_plan(evacuate)
 
 
 if __name__ == '__main__':

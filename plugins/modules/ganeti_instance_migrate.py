@@ -140,130 +140,21 @@ summary:
 
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils import run_tags
-from ansible_collections.ganeti.htools.plugins.module_utils.live import migrations
-from ansible_collections.ganeti.htools.plugins.module_utils.live.lock import require_lock
-from ansible_collections.ganeti.htools.plugins.module_utils.live.preview import SavedCluster
+from ansible_collections.ganeti.htools.plugins.module_utils.live import migration_runs
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
-
-REASON = "ganeti.htools:ganeti_instance_migrate"
-
-
-def _known_nodes(client, names):
-    nodes = {n["name"]: n for n in client.nodes()}
-    unknown = sorted(set(names) - set(nodes))
-    if unknown:
-        raise HtoolsError("unknown node(s): %s" % ", ".join(unknown))
-    return nodes
-
-
-def _run_all(client, moves, params):
-    """Submit every move, wait for each; the failed ones as (move, error)."""
-    for move in moves:
-        move["job"] = migrations.submit(client, move, REASON, params["migration_mode"])
-    failed = []
-    for move in moves:
-        try:
-            client.wait_job(move["job"], timeout=params["job_timeout"])
-            move["status"] = "success"
-        except HtoolsError as err:
-            move["status"] = "failed"
-            failed.append((move, str(err)))
-    return failed
-
-
-def _fail_moves(module, failed, result):
-    result["summary"] = migrations.describe_failure(result["moves"])
-    module.fail("%d of %d migration(s) failed: %s" % (
-        len(failed), len(result["moves"]),
-        "; ".join("%s %s->%s: %s" % (m["instance"], m["from"], m["to"], e) for m, e in failed)),
-        **result)
-
-
-def away(module, client):
-    params = module.params
-    nodes = _known_nodes(client, params["away_from"])
-    instances = {i["name"]: i for i in client.instances()}
-    moves, staying = migrations.migrations_away(instances, params["away_from"],
-                                                params["targets"], params["keep_non_redundant"])
-    result = {"moves": moves, "staying": staying, "tags_removed": {}, "changed": bool(moves),
-              "summary": migrations.describe(moves, "to migrate" if module.ansible.check_mode
-                                             else "migrated")}
-    if not moves:
-        return result
-    if module.ansible.check_mode:
-        if not isinstance(client, SavedCluster):    # a saved cluster holds no run's lock
-            require_lock(client, params["lock_owner"])
-        return result
-    require_lock(client, params["lock_owner"])
-    if params["run_id"]:      # remember first: a run interrupted later still knows
-        by_node = {}
-        for move in moves:
-            by_node.setdefault(move["from"], []).append(
-                run_tags.away_tag(params["run_id"], move["instance"]))
-        for node, tags in sorted(by_node.items()):
-            new = [t for t in tags if t not in (nodes[node].get("tags") or [])]
-            if new:
-                client.wait_job(client.add_node_tags(node, new, reason=REASON),
-                                timeout=params["job_timeout"])
-    failed = _run_all(client, moves, params)
-    if failed:
-        _fail_moves(module, failed, result)
-    leaving = set(params["away_from"])
-    left = sorted(i["name"] for i in client.instances()
-                  if i["pnode"] in leaving and i["name"] not in staying)
-    if left:
-        module.fail("%s still hold primary instances after the migrations: %s"
-                    % (", ".join(params["away_from"]), ", ".join(left)), **result)
-    return result
-
-
-def back(module, client):
-    params = module.params
-    if not params["run_id"]:
-        raise HtoolsError("back_to needs the run_id the instances were taken away under")
-    nodes = _known_nodes(client, params["back_to"])
-    instances = {i["name"]: i for i in client.instances()}
-    node_tags = {n: nodes[n].get("tags") or [] for n in params["back_to"]}
-    moves, drop, staying = migrations.migrations_back(instances, node_tags, params["run_id"],
-                                                      params["keep_moved"])
-    result = {"moves": moves, "staying": staying, "tags_removed": drop,
-              "changed": bool(moves or drop),
-              "summary": migrations.describe(moves, "to migrate back" if module.ansible.check_mode
-                                             else "migrated back")}
-    if not result["changed"]:
-        return result
-    if module.ansible.check_mode:
-        if not isinstance(client, SavedCluster):
-            require_lock(client, params["lock_owner"])
-        return result
-    require_lock(client, params["lock_owner"])
-    failed = _run_all(client, moves, params)
-    # forget only the instances that are home now
-    stuck = {run_tags.away_tag(params["run_id"], m["instance"]) for m, _error in failed}
-    for node, tags in sorted(drop.items()):
-        gone = [t for t in tags if t not in stuck]
-        drop[node] = gone
-        if gone:
-            client.wait_job(client.delete_node_tags(node, gone, reason=REASON),
-                            timeout=params["job_timeout"])
-    if failed:
-        _fail_moves(module, failed, result)
-    return result
 
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.live_only(), argspecs.jobs(),
+        argspecs.live_only(), argspecs.jobs(), argspecs.lock_owner(), argspecs.run_id(),
+        argspecs.job_timeout(1800),     # a live migration copies the instance's memory
         away_from=dict(type="list", elements="str"),
         targets=dict(type="dict", default={}),
         keep_non_redundant=dict(type="bool", default=False),
         back_to=dict(type="list", elements="str"),
         keep_moved=dict(type="bool", default=False),
-        run_id=dict(type="str"),
         migration_mode=dict(type="str", choices=["live", "non-live"]),
-        job_timeout=dict(type="int", default=1800),
-        lock_owner=dict(type="str"),
     )
     module = HtoolsModule(argument_spec, mutually_exclusive=[("away_from", "back_to")],
                           required_one_of=[("away_from", "back_to")])
@@ -271,7 +162,11 @@ def main():
     try:
         if module.params["run_id"] is not None:
             run_tags.valid_run_id(module.params["run_id"])
-        result = (away if module.params["away_from"] is not None else back)(module, client)
+        run = migration_runs.away if module.params["away_from"] is not None \
+            else migration_runs.back
+        result = run(client, module.params, module.ansible.check_mode)
+    except migration_runs.MigrationsFailed as err:
+        module.fail(err, **err.result)
     except HtoolsError as err:
         module.fail(err, summary="nothing migrated: %s" % err)
     if preview:

@@ -164,19 +164,16 @@ def give_back(module, client, owner):
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.live_only(), argspecs.jobs(),
+        argspecs.live_only(), argspecs.jobs(), argspecs.lock_ttl(),
+        argspecs.job_timeout(300),      # a tag job is quick
         owner=dict(type="str", required=True),
         state=dict(type="str", choices=["present", "absent"], default="present"),
-        ttl=dict(type="int", default=7200),
         force=dict(type="bool", default=False),
-        job_timeout=dict(type="int", default=300),
     )
     module = HtoolsModule(argument_spec)
     params = module.params
     try:
         owner = cluster_lock.valid_owner(params["owner"])
-        if params["ttl"] < 60:
-            raise HtoolsError("ttl must be at least 60 seconds, got %d" % params["ttl"])
         client, preview = module.live_only_client()
         step = take if params["state"] == "present" else give_back
         result = step(module, client, owner)

@@ -170,7 +170,8 @@ def run(module, client, preview=False):
 
 def main():
     argument_spec = argspecs.combine(
-        argspecs.live_only(), argspecs.jobs(),
+        argspecs.live_only(), argspecs.jobs(), argspecs.lock_owner(),
+        argspecs.job_timeout(600),      # a node flag change may migrate or demote
         name=dict(type="str", required=True),
         drained=dict(type="bool"),
         offline=dict(type="bool"),
@@ -180,8 +181,6 @@ def main():
         remove_tags=dict(type="list", elements="str", default=[]),
         wait_for_live=dict(type="bool", default=False),
         wait_timeout=dict(type="int", default=900),
-        job_timeout=dict(type="int", default=600),
-        lock_owner=dict(type="str"),
     )
     module = HtoolsModule(argument_spec)
     client, preview = module.live_only_client()

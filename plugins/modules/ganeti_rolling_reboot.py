@@ -458,14 +458,15 @@ drift:
 
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import ROLLER
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.registry import planner
 
 
 def main():
+    roller = planner("rolling-reboot")
     argument_spec = argspecs.combine(
-        argspecs.data_source(), argspecs.rapi(), argspecs.plans(), argspecs.roller_options(),
+        argspecs.data_source(), argspecs.rapi(), argspecs.plans(), argspecs.planner_options(roller),
         argspecs.plan_report(), argspecs.details())
-    HtoolsModule(argument_spec, needs=ROLLER.needs).run_plan(ROLLER)
+    HtoolsModule(argument_spec, needs=roller.needs).run_plan(roller)
 
 
 if __name__ == '__main__':

@@ -43,10 +43,10 @@ MODULE = "ganeti.htools.ganeti_rolling_reboot"
 PLANNER = """
 import sys
 sys.path.insert(0, %r)
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import (
-    plan_rolling_reboot)
+sys.path.insert(0, %r)
+from kit.plans import plan_rolling_reboot
 print("\\n".join(plan_rolling_reboot(sys.argv[1])["report"]))
-""" % COLLECTIONS_DIR
+""" % (COLLECTIONS_DIR, os.path.dirname(HERE))
 
 
 def timed(argv, out_path, env=None, cwd=None):

@@ -11,9 +11,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, ".cache", "collections"))
+sys.path.insert(0, os.path.join(ROOT, "tests"))      # the kit
 
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (  # noqa: E402
-    plan_balance)
+from kit.plans import plan_balance  # noqa: E402
 
 
 def main():

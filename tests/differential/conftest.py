@@ -17,8 +17,7 @@ def htools_core():
     tests must not pass silently without the implementation.
     """
     try:
-        from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import (  # noqa: E501
-            cluster_info)
+        from kit.plans import cluster_info
         from ansible_collections.ganeti.htools.plugins.module_utils.numfmt import (
             hs_fixed)
     except ImportError as exc:

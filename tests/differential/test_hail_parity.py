@@ -17,13 +17,12 @@ from __future__ import annotations
 import glob
 import json
 import os
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from gen import ialloc_gen
-from kit.paths import HAIL
+from oracle.hail import HAIL_PATH, hail_available, hail_error, run_hail
 
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.plan import (
@@ -36,15 +35,10 @@ OPTION_SETS = {"none": [], "ignore-soft-errors": ["--ignore-soft-errors"],
 
 @pytest.fixture(scope="module")
 def hail():
-    if not os.access(HAIL, os.X_OK):
-        pytest.skip("hail not available at %s (apt-get install -y ganeti-htools-3.0)" % HAIL)
-    return HAIL
-
-
-def _hail(hail, argv, path):
-    proc = subprocess.run([hail] + argv + [path], capture_output=True, text=True, timeout=600,
-                          check=False)
-    return proc.returncode, proc.stdout, proc.stderr
+    if not hail_available():
+        pytest.skip("hail not available at %s (apt-get install -y ganeti-htools-3.0)"
+                    % HAIL_PATH)
+    return HAIL_PATH
 
 
 def _ours(text, argv):
@@ -59,7 +53,7 @@ def _compare(hail, argv, paths):
     """[(path, why)] of the requests whose answers differ."""
     bad = []
     with ThreadPoolExecutor(max_workers=2) as pool:
-        theirs = pool.map(lambda p: _hail(hail, argv, p), paths)
+        theirs = pool.map(lambda p: run_hail(p, argv), paths)
         for path, (code, out, err) in zip(paths, theirs):
             with open(path, encoding="utf-8") as handle:
                 ours, our_err = _ours(handle.read(), argv)
@@ -69,7 +63,7 @@ def _compare(hail, argv, paths):
                     bad.append((path, "ours %s\nhail %s" % (json.dumps(ours) if ours else our_err,
                                                             out.strip())))
             else:
-                message = err.strip().splitlines()[-1].replace("Error: ", "", 1)
+                message = hail_error(err)
                 if ours is not None or message not in (our_err or ""):
                     bad.append((path, "hail refused (%s), ours: %s"
                                 % (message, json.dumps(ours) if ours else our_err)))

@@ -25,7 +25,8 @@ import subprocess
 import pytest
 
 from gen import roller_gen
-from kit.paths import HROLLER
+from oracle.hroller import HROLLER_PATH, hroller_argv, hroller_available, hroller_error
+from oracle.hroller import run_hroller as oracle_hroller
 
 N_CLUSTERS = int(os.environ.get("HTOOLS_ROLLER_CLUSTERS", "200"))
 N_OPTIONS = int(os.environ.get("HTOOLS_ROLLER_OPTIONS", "3"))
@@ -34,17 +35,16 @@ NO_MASTER = "No master node found (maybe not supported by backend)."
 
 @pytest.fixture(scope="module")
 def require_hroller():
-    if not os.access(HROLLER, os.X_OK):
+    if not hroller_available():
         pytest.skip("hroller not available at %s (apt-get install -y ganeti-htools-3.0)"
-                    % HROLLER)
-    return HROLLER
+                    % HROLLER_PATH)
+    return HROLLER_PATH
 
 
 @pytest.fixture(scope="module")
 def planner():
     try:
-        from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import (
-            plan_rolling_reboot)
+        from kit.plans import plan_rolling_reboot
         from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
     except ImportError as exc:
         pytest.fail("cannot import the rolling-reboot planner: %r" % (exc,), pytrace=False)
@@ -53,13 +53,12 @@ def planner():
 
 def run_hroller(path, opts):
     """(stdout lines or None, error message or None, stderr)."""
-    argv = [HROLLER, "--print-moves", "-t", path] + roller_gen.hroller_argv(opts)
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
-    if proc.returncode == 0:
-        return proc.stdout.splitlines(), None, proc.stderr
-    marker = proc.stderr.find("Error: ")
-    assert proc.returncode == 1 and marker >= 0, (argv, proc.returncode, proc.stderr)
-    return None, proc.stderr[marker + len("Error: "):].rstrip("\n"), proc.stderr
+    code, lines, stderr = oracle_hroller(path, opts)
+    if code == 0:
+        return lines, None, stderr
+    error = hroller_error(stderr)
+    assert code == 1 and error is not None, (hroller_argv(path, opts), code, stderr)
+    return None, error, stderr
 
 
 def run_ours(planner, path, opts):

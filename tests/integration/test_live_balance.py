@@ -12,7 +12,7 @@ import threading
 
 from kit.paths import REPO_ROOT
 
-from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import plan_state
+from ansible_collections.ganeti.htools.plugins.module_utils.plan.envelope import plan_state
 
 PLAYBOOK = os.path.join(REPO_ROOT, 'playbooks', 'balance_live.yml')
 DONE = ('No solution found', 'already well balanced')

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from ansible_collections.ganeti.htools.plugins.module_utils.report.move_words import describe_move
+from ansible_collections.ganeti.htools.plugins.module_utils.plan.move_words import describe_move
 
 # the cells every kind of plan shows for a move (report/plan_view.py MOVE_COLUMNS)
 ROW_KEYS = ('index', 'instance', 'description', 'old_primary', 'old_secondary', 'new_primary',

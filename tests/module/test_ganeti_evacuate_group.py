@@ -6,14 +6,12 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 
 import pytest
 
 from gen import ialloc_gen
 from kit.ansible_cli import run_playbook, run_with
-from kit.paths import HAIL
+from oracle.hail import hail_available, run_hail
 
 MODULE = 'ganeti.htools.ganeti_evacuate_group'
 REQUESTS = 24           # generated IAllocator requests answered through the module
@@ -52,11 +50,9 @@ def run(tmp_path, params, *flags):
 
 
 def hail(path, *argv):
-    if not os.access(HAIL, os.X_OK):
+    if not hail_available():
         pytest.skip('hail not installed')
-    proc = subprocess.run([HAIL] + list(argv) + [path], capture_output=True, text=True,
-                          timeout=300, check=False)
-    return proc.returncode, proc.stdout, proc.stderr
+    return run_hail(path, argv, timeout=300)
 
 
 def test_answers_iallocator_requests_exactly_as_hail(tmp_path):

@@ -6,14 +6,11 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 
 import pytest
 
-from gen import roller_gen
 from kit.ansible_cli import run_playbook, run_with
-from kit.paths import HROLLER
+from oracle.hroller import hroller_available, run_hroller
 
 MODULE = 'ganeti.htools.ganeti_rolling_reboot'
 
@@ -42,11 +39,9 @@ def cluster(tmp_path):
 
 
 def hroller(path, opts):
-    if not os.access(HROLLER, os.X_OK):
+    if not hroller_available():
         pytest.skip('hroller not installed')
-    proc = subprocess.run([HROLLER, '--print-moves', '-t', path] + roller_gen.hroller_argv(opts),
-                          capture_output=True, text=True, timeout=120, check=False)
-    return proc.returncode, proc.stdout.splitlines(), proc.stderr
+    return run_hroller(path, opts)
 
 
 def run(tmp_path, params, *flags):

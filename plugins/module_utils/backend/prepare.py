@@ -24,7 +24,7 @@ SOURCE_OPTIONS = ("util_file", "group", "offline_nodes", "exclusion_tags", "igno
 LOAD_OPTIONS = ("static_kvm_node_memory",)
 # The MonD options (hbal --mond, --mond-data, --mond-xen, --exit-on-missing-mond-data);
 # mond_port and mond_timeout only say how the nodes are asked (live/mond.py).
-MOND_OPTIONS = ("mond", "mond_data", "mond_xen", "exit_on_missing_mond_data")
+MOND_OPTION_NAMES = ("mond", "mond_data", "mond_xen", "exit_on_missing_mond_data")
 
 TAG_IEXTAGS = "htools:iextags:"
 TAG_DESIRED_LOCATION = "htools:desiredlocation:"

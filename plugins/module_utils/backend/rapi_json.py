@@ -101,61 +101,15 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>",
         if not isinstance(value, list):
             raise DataError("%s response is not a list (was it fetched with bulk=1?)" % name,
                             source=source)
-    group_list = []
-    for pos, raw in enumerate(groups):
-        g = JsonObject(raw, source, "group #%d" % pos)
-        name = g.get("name", "str")
-        group_list.append(Group(pos, name, g.get("uuid", "str"),
-                                _check_choice(g, "alloc_policy", g.get("alloc_policy", "str"),
-                                              ALLOC_POLICIES),
-                                g.get("tags", "str_list", []), [],
-                                parse_ipolicy(g.get("ipolicy", "dict"), source,
-                                              "group %s ipolicy" % name)))
+    group_list = _groups(groups, source)
     by_uuid = {g.uuid: g for g in group_list}
 
     cluster = JsonObject(info, source, "cluster info")
     hypervisor = cluster.get("default_hypervisor", "str", None)
     node_list, warnings = [], []
     for pos, raw in enumerate(nodes):
-        n = JsonObject(raw, source, "node #%d" % pos)
-        name = n.get("name", "str")
-        n.what = "node %s" % name
-        drained = n.get("drained", "bool")
-        live = not n.get("offline", "bool") and n.get("vm_capable", "bool", True)
-        ndparams = n.obj("ndparams")
-        excl = ndparams.get("exclusive_storage", "bool")
-        group_uuid = n.get("group.uuid", "str", DEFAULT_GROUP_UUID)
-        group = by_uuid.get(group_uuid)
-        if group is None:
-            raise DataError("node %s: unknown group %r" % (name, group_uuid), source=source,
-                            expected="the UUID of a group in the groups response")
-
-        if live:
-            _check_live_values(n, name, excl, source, warnings)
-
-        def live_value(key, kind, default=None):
-            if not live:
-                return 0.0 if kind == "float" else 0
-            if default is None:
-                return n.get(key, kind)
-            return n.get(key, kind, default)
-
-        t_spindles = (n.get("sptotal", "int", 0) if live else 0) if excl \
-            else ndparams.get("spindle_count", "int")
-        node = Node(pos, name, live_value("mtotal", "float"), live_value("mnode", "int"),
-                    live_value("mfree", "int"), live_value("dtotal", "float", 0.0),
-                    live_value("dfree", "int", 0), live_value("ctotal", "float"),
-                    live_value("cnos", "int"), (not live) or drained, False, group.idx,
-                    t_spindles=t_spindles, f_spindles=live_value("spfree", "int", 0),
-                    excl_storage=excl, tags=n.get("tags", "str_list", []))
-        if reader == "luxi":
-            node.t_cpu_speed = ndparams.get("cpu_speed", "float", 1.0)
-        node.drained = drained
-        node.hypervisor = hypervisor
-        node.n_mem = kvm_node_memory(node.n_mem, hypervisor, static_kvm_memory)
-        if storage and storage.get(name):
-            node.set_storage_units(node_storage_units(storage[name], source, name))
-        node_list.append(node)
+        node_list.append(_node(pos, raw, source, by_uuid, hypervisor, static_kvm_memory,
+                               storage, reader, warnings))
     node_idx = {node.name: node.idx for node in node_list}
 
     master = cluster.get("master", "str", None)
@@ -164,41 +118,8 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>",
             raise DataError("cluster master %r is not in the node list" % master, source=source)
         node_list[node_idx[master]].is_master = True
 
-    inst_list = []
-    for pos, raw in enumerate(instances):
-        i = JsonObject(raw, source, "instance #%d" % pos)
-        name = i.get("name", "str")
-        i.what = "instance %s" % name
-        beparams = i.obj("beparams")
-        oper_ram = i.value.get("oper_ram") if reader == "rapi" else None
-        if isinstance(oper_ram, int) and not isinstance(oper_ram, bool):
-            mem = oper_ram
-        elif "memory" in beparams.value:
-            mem = beparams.get("memory", "int")
-        else:
-            mem = beparams.get("maxmem", "int")
-        pnode_name = i.get("pnode", "str")
-        if pnode_name not in node_idx:
-            raise DataError("instance %s: unknown primary node %r" % (name, pnode_name),
-                            source=source)
-        snodes = i.get("snodes", "str_list", [])
-        snode = NO_NODE
-        if snodes:
-            if snodes[0] not in node_idx:
-                raise DataError("instance %s: unknown secondary node %r" % (name, snodes[0]),
-                                source=source)
-            snode = node_idx[snodes[0]]
-        sizes = i.get("disk.sizes", "list", [])
-        spindles = i.get("disk.spindles", "list", [])
-        disks = [(size, spindles[k] if k < len(spindles) else None)
-                 for k, size in enumerate(sizes)]
-        template = _check_choice(i, "disk_template", i.get("disk_template", "str"), DISK_TEMPLATES)
-        status = _check_choice(i, "status", i.get("status", "str"), RUN_STATUSES)
-        inst_list.append(Instance(
-            pos, name, mem, i.get("disk_usage", "int"), beparams.get("vcpus", "int"), status,
-            beparams.get("auto_balance", "bool"), node_idx[pnode_name], snode, template,
-            tags=i.get("tags", "str_list", []), spindle_use=beparams.get("spindle_use", "int"),
-            disks=disks, forthcoming=i.get("forthcoming", "bool", False)))
+    inst_list = [_instance(pos, raw, source, node_idx, reader)
+                 for pos, raw in enumerate(instances)]
 
     policy = cluster.get("ipolicy", "dict", None)
     data = ClusterData(group_list, node_list, inst_list, cluster.get("tags", "str_list", []),
@@ -209,6 +130,101 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>",
     resolve_disk_units(data)
     check_placements(data, source)
     return data
+
+
+def _groups(groups, source):
+    group_list = []
+    for pos, raw in enumerate(groups):
+        g = JsonObject(raw, source, "group #%d" % pos)
+        name = g.get("name", "str")
+        group_list.append(Group(pos, name, g.get("uuid", "str"),
+                                _check_choice(g, "alloc_policy", g.get("alloc_policy", "str"),
+                                              ALLOC_POLICIES),
+                                g.get("tags", "str_list", []), [],
+                                parse_ipolicy(g.get("ipolicy", "dict"), source,
+                                              "group %s ipolicy" % name)))
+    return group_list
+
+
+def _node(pos, raw, source, by_uuid, hypervisor, static_kvm_memory, storage, reader,
+          warnings):
+    """One node of the nodes response (its live-value warnings added to `warnings`)."""
+    n = JsonObject(raw, source, "node #%d" % pos)
+    name = n.get("name", "str")
+    n.what = "node %s" % name
+    drained = n.get("drained", "bool")
+    live = not n.get("offline", "bool") and n.get("vm_capable", "bool", True)
+    ndparams = n.obj("ndparams")
+    excl = ndparams.get("exclusive_storage", "bool")
+    group_uuid = n.get("group.uuid", "str", DEFAULT_GROUP_UUID)
+    group = by_uuid.get(group_uuid)
+    if group is None:
+        raise DataError("node %s: unknown group %r" % (name, group_uuid), source=source,
+                        expected="the UUID of a group in the groups response")
+
+    if live:
+        _check_live_values(n, name, excl, source, warnings)
+
+    def live_value(key, kind, default=None):
+        if not live:
+            return 0.0 if kind == "float" else 0
+        if default is None:
+            return n.get(key, kind)
+        return n.get(key, kind, default)
+
+    t_spindles = (n.get("sptotal", "int", 0) if live else 0) if excl \
+        else ndparams.get("spindle_count", "int")
+    node = Node(pos, name, live_value("mtotal", "float"), live_value("mnode", "int"),
+                live_value("mfree", "int"), live_value("dtotal", "float", 0.0),
+                live_value("dfree", "int", 0), live_value("ctotal", "float"),
+                live_value("cnos", "int"), (not live) or drained, False, group.idx,
+                t_spindles=t_spindles, f_spindles=live_value("spfree", "int", 0),
+                excl_storage=excl, tags=n.get("tags", "str_list", []))
+    if reader == "luxi":
+        node.t_cpu_speed = ndparams.get("cpu_speed", "float", 1.0)
+    node.drained = drained
+    node.hypervisor = hypervisor
+    node.n_mem = kvm_node_memory(node.n_mem, hypervisor, static_kvm_memory)
+    if storage and storage.get(name):
+        node.set_storage_units(node_storage_units(storage[name], source, name))
+    return node
+
+
+def _instance(pos, raw, source, node_idx, reader):
+    """One instance of the instances response."""
+    i = JsonObject(raw, source, "instance #%d" % pos)
+    name = i.get("name", "str")
+    i.what = "instance %s" % name
+    beparams = i.obj("beparams")
+    oper_ram = i.value.get("oper_ram") if reader == "rapi" else None
+    if isinstance(oper_ram, int) and not isinstance(oper_ram, bool):
+        mem = oper_ram
+    elif "memory" in beparams.value:
+        mem = beparams.get("memory", "int")
+    else:
+        mem = beparams.get("maxmem", "int")
+    pnode_name = i.get("pnode", "str")
+    if pnode_name not in node_idx:
+        raise DataError("instance %s: unknown primary node %r" % (name, pnode_name),
+                        source=source)
+    snodes = i.get("snodes", "str_list", [])
+    snode = NO_NODE
+    if snodes:
+        if snodes[0] not in node_idx:
+            raise DataError("instance %s: unknown secondary node %r" % (name, snodes[0]),
+                            source=source)
+        snode = node_idx[snodes[0]]
+    sizes = i.get("disk.sizes", "list", [])
+    spindles = i.get("disk.spindles", "list", [])
+    disks = [(size, spindles[k] if k < len(spindles) else None)
+             for k, size in enumerate(sizes)]
+    template = _check_choice(i, "disk_template", i.get("disk_template", "str"), DISK_TEMPLATES)
+    status = _check_choice(i, "status", i.get("status", "str"), RUN_STATUSES)
+    return Instance(
+        pos, name, mem, i.get("disk_usage", "int"), beparams.get("vcpus", "int"), status,
+        beparams.get("auto_balance", "bool"), node_idx[pnode_name], snode, template,
+        tags=i.get("tags", "str_list", []), spindle_use=beparams.get("spindle_use", "int"),
+        disks=disks, forthcoming=i.get("forthcoming", "bool", False))
 
 
 def load_rapi_dir(path, static_kvm_memory=STATIC_KVM_MEMORY):

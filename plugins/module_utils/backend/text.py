@@ -23,7 +23,7 @@ from ..model.instance import Instance
 from ..model.node import Node
 from ..model.storage import STORAGE_TYPES, StorageUnit, resolve_disk_units, unit_id
 from ..model.vocabulary import ALLOC_POLICIES, DISK_TEMPLATES, NO_NODE, RUN_STATUSES
-from .parsing import YES_NO, FieldReader, hs_lines, parse_int_text, read_text, sep_split
+from .parsing import YES_NO, FieldReader, hs_lines, parse_int_text, sep_split
 from .placement import check_placements
 
 
@@ -56,10 +56,6 @@ def load_text(text, source="<text>"):
     resolve_disk_units(data)
     check_placements(data, source)
     return data
-
-
-def load_text_file(path):
-    return load_text(read_text(path), source=path)
 
 
 def _parse_groups(lines, source):

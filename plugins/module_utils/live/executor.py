@@ -221,3 +221,21 @@ def _report(moves, stop):
         "already_done": by_status.get(ALREADY_DONE, []),
         "stopped": stop,
     }
+
+
+def submit_then_wait(client, moves, submit, timeout):
+    """Submit one job per move (`submit(move)` returns its id), then wait for
+    each in turn: for moves that do not depend on each other (migrations off
+    or back onto nodes).  Each move gets its `job` and `status`; returns the
+    failed ones as [(move, error text)]."""
+    for move in moves:
+        move["job"] = submit(move)
+    failed = []
+    for move in moves:
+        try:
+            client.wait_job(move["job"], timeout=timeout)
+            move["status"] = SUCCESS
+        except HtoolsError as err:
+            move["status"] = FAILED
+            failed.append((move, str(err)))
+    return failed

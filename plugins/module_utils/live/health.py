@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..backend.prepare import prepare
 from ..errors import HtoolsError
-from ..report.records import bad_nodes
+from ..model.records import bad_nodes
 from .rapi import FINAL_JOB_STATUSES, reason_trail
 
 # disks_in_sync asks Ganeti for every instance's disk status (a job per

@@ -5,14 +5,13 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 
 from ..model.node import STATIC_KVM_MEMORY
 from ..errors import HtoolsError
 from .lock import is_lock_tag
 from .storage_query import read_storage
+from ..plan.state import LIVE_INSTANCE_FIELDS, LIVE_NODE_FIELDS
 
 
 class Snapshot:
@@ -79,7 +78,7 @@ class Snapshot:
                 inst.get("admin_state"), inst.get("serial_no")]
         groups = {g["name"]: [g.get("uuid"), g.get("serial_no")] for g in self.groups}
         tags = sorted(t for t in self.info.get("tags", []) if not is_lock_tag(t))
-        state = {"fields": {"nodes": list(_NODE_FIELDS), "instances": list(_INSTANCE_FIELDS)},
+        state = {"fields": {"nodes": list(LIVE_NODE_FIELDS), "instances": list(LIVE_INSTANCE_FIELDS)},
                  "nodes": nodes, "instances": instances, "groups": groups, "cluster_tags": tags}
         if self.storage is not None:
             # which units each node has, and their sizes (free space drifts)
@@ -87,53 +86,3 @@ class Snapshot:
                                              for u in units)
                                 for name, units in self.storage.items()}
         return state
-
-
-def model_state(data):
-    """The state of a cluster read from a data file (which has no serial numbers)."""
-    nodes = {n.name: [data.groups[n.group].uuid, n.offline, n.drained, n.is_master, n.t_mem,
-                      n.t_dsk, n.t_cpu] for n in data.nodes}
-    instances = {i.name: [data.nodes[i.pnode].name,
-                          data.nodes[i.snode].name if i.snode >= 0 else None, i.template,
-                          i.run_status, i.mem, i.dsk, i.vcpus] for i in data.instances}
-    return {"source": "data_file",
-            "fields": {"nodes": ["group", "offline", "drained", "master", "t_mem", "t_dsk",
-                                 "t_cpu"],
-                       "instances": ["primary", "secondary", "disk_template", "status",
-                                     "memory", "disk", "vcpus"]},
-            "nodes": nodes, "instances": instances, "cluster_tags": sorted(data.cluster_tags)}
-
-
-def fingerprint(state):
-    blob = json.dumps(state, sort_keys=True, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-
-_NODE_FIELDS = ("group", "offline", "drained", "master_candidate", "vm_capable", "mtotal",
-                "dtotal", "ctotal", "serial_no")
-_INSTANCE_FIELDS = ("primary", "secondary", "disk_template", "admin_state", "serial_no")
-
-
-def drift(old, new, limit=20):
-    """Human-readable differences between two states (at most `limit` lines)."""
-    lines = []
-    labels = old.get("fields", {})
-    for kind in ("node", "instance"):
-        fields = labels.get(kind + "s", [])
-        before, after = old.get(kind + "s", {}), new.get(kind + "s", {})
-        for name in sorted(set(before) | set(after)):
-            if name not in after:
-                lines.append("%s %s is gone" % (kind, name))
-            elif name not in before:
-                lines.append("%s %s is new" % (kind, name))
-            elif before[name] != after[name]:
-                changes = ["%s %s -> %s" % (fields[k] if k < len(fields) else k, a, b)
-                           for k, (a, b) in enumerate(zip(before[name], after[name])) if a != b]
-                lines.append("%s %s: %s" % (kind, name, ", ".join(changes)))
-    if old.get("groups") != new.get("groups"):
-        lines.append("node groups changed")
-    if old.get("cluster_tags") != new.get("cluster_tags"):
-        lines.append("cluster tags changed")
-    if len(lines) > limit:
-        lines = lines[:limit] + ["... and %d more" % (len(lines) - limit)]
-    return lines

@@ -5,8 +5,10 @@
 
 Each group matches one doc fragment: data_file (data_source), data_source
 (data_source and data_source.model), mond (mond), rapi (LUXI and RAPI), jobs,
-balance_options, plans, execution, plan_report, details.  Numeric options are declared as option tables (type, default,
-valid range), so the same declaration builds the spec and checks the values.
+planner_options (a planner's own table; balance_options for hbal's), plans,
+execution, plan_report, details, lock_owner.  Numeric options are declared as
+option tables (type, default, valid range), so the same declaration builds the
+spec and checks the values.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from ..live.endpoints import MOND_PORT
 from ..live.source import ENV
 from ..model.node import STATIC_KVM_MEMORY
 from ..options import Option, argument_spec
-from ..planner.balance.options import ALGORITHM_OPTIONS
-from ..planner.roller.options import ROLLER_OPTIONS
+from ..planner.registry import PLANNERS
+from ..run_tags import RUN_ID
 
 RAPI_OPTIONS = (
     Option("validate_certs", "bool", True),
@@ -27,20 +29,29 @@ RAPI_OPTIONS = (
     Option("timeout", "float", 60.0, minimum=0.1),
 )
 
+# Options that several modules take, each declared here once.
+# How long to wait for one submitted job (seconds); a module passes the default
+# that fits its jobs to job_timeout() (600 here: an executed plan's lock tags).
+JOB_TIMEOUT = Option("job_timeout", "int", 600, minimum=1)
+# The owner of the cluster lock a step runs under (doc fragment lock_owner).
+LOCK_OWNER = Option("lock_owner", "str")
+# How long a cluster lock lives without being renewed (seconds).
+LOCK_TTL = Option("ttl", "int", 7200, minimum=60)
+
 # A plan given back, and how it is checked (every planning module).
-PLAN_OPTIONS = (
+GIVEN_PLAN_OPTIONS = (
     Option("plan", "dict"),
     Option("plan_signing_key", "str", no_log=True),
     Option("replan_on_drift", "bool", False),
 )
 
 # How a plan is executed (modules that execute their plans).
-EXECUTION_OPTIONS = PLAN_OPTIONS + (
+EXECUTION_OPTIONS = GIVEN_PLAN_OPTIONS + (
     Option("force_unlock", "bool", False),
     Option("max_parallel", "int", 4, minimum=1),
     Option("max_duration", "int", minimum=1),
     Option("lock_ttl", "int", 7200, minimum=60),
-    Option("job_timeout", "int", 600, minimum=1),
+    JOB_TIMEOUT,
     Option("move_timeout", "int", minimum=1),
 )
 
@@ -50,7 +61,7 @@ MODEL_SOURCE_OPTIONS = (
 )
 
 # CPU loads from the nodes' monitoring daemons (hbal --mond...).
-MOND_OPTIONS = (
+MOND_OPTION_TABLE = (
     Option("mond", "bool", False),
     Option("mond_data", "path"),
     Option("mond_xen", "bool", False),
@@ -60,8 +71,8 @@ MOND_OPTIONS = (
 )
 
 # Every option whose values are range-checked before anything runs.
-CHECKED_OPTIONS = RAPI_OPTIONS + EXECUTION_OPTIONS + ALGORITHM_OPTIONS + \
-    MODEL_SOURCE_OPTIONS + MOND_OPTIONS
+CHECKED_OPTIONS = RAPI_OPTIONS + EXECUTION_OPTIONS + MODEL_SOURCE_OPTIONS + \
+    MOND_OPTION_TABLE + (LOCK_TTL,) + tuple(opt for planner in PLANNERS for opt in planner.table)
 
 
 def data_file():
@@ -90,7 +101,7 @@ def live_only():
 
 def mond():
     """CPU loads from MonD, like hbal --mond (modules that model the cluster as hbal does)."""
-    return argument_spec(MOND_OPTIONS)
+    return argument_spec(MOND_OPTION_TABLE)
 
 
 def rapi():
@@ -114,24 +125,42 @@ def jobs():
                 priority=dict(type="str", choices=["low", "normal", "high"]))
 
 
-def balance_options():
-    """hbal's algorithm options."""
-    return argument_spec(ALGORITHM_OPTIONS)
-
-
-def roller_options():
-    """hroller's own options (ganeti_rolling_reboot)."""
-    return argument_spec(ROLLER_OPTIONS)
+def planner_options(planner):
+    """A planner's own option table (planner/registry.py): hbal's algorithm
+    options, hroller's, hail's."""
+    return argument_spec(planner.table)
 
 
 def plans():
     """How a plan is given back and checked (for modules that only plan)."""
-    return argument_spec(PLAN_OPTIONS)
+    return argument_spec(GIVEN_PLAN_OPTIONS)
 
 
 def execution():
     """How a plan is given back, checked and executed."""
     return argument_spec(EXECUTION_OPTIONS)
+
+
+def job_timeout(default):
+    """How long to wait for each job; `default` fits the module's jobs (a migration
+    copies memory and takes longer than a tag)."""
+    return argument_spec((Option(JOB_TIMEOUT.name, JOB_TIMEOUT.type, default,
+                                 minimum=JOB_TIMEOUT.minimum),))
+
+
+def lock_owner():
+    """The lock of a longer run that a step runs under (doc fragment lock_owner)."""
+    return argument_spec((LOCK_OWNER,))
+
+
+def run_id():
+    """The id of a run of many steps, recorded in node tags (run_tags.py)."""
+    return argument_spec((RUN_ID,))
+
+
+def lock_ttl():
+    """How long the cluster lock lives (ganeti_lock)."""
+    return argument_spec((LOCK_TTL,))
 
 
 def plan_report():

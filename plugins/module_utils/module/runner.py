@@ -21,14 +21,15 @@ from ..errors import HtoolsError, explained
 from ..options import validate
 from ..live.audit import JobAudit
 from ..live.preview import LIVE_ONLY, SavedCluster
-from ..live.plans import check_plan, make_plan, plan_report, plan_result, plan_state
-from ..live.resume import progress
-from ..live.snapshot import Snapshot, drift, fingerprint, model_state
+from ..plan.envelope import check_plan, make_plan, plan_report, plan_result, plan_state
+from ..plan.resume import progress
+from ..live.snapshot import Snapshot
+from ..plan.state import drift, fingerprint, model_state
 from ..live.source import (client_from_params, live_kind, plain_http_problem, read_cluster,
                            unreadable, url_credentials)
-from ..planner.base import MOVE_DETAILS, brief
+from ..plan.record import MOVE_DETAILS, brief
 from ..report.diff import placement_diff
-from ..report.move_words import describe_moves
+from ..plan.move_words import describe_moves
 from .argspecs import CHECKED_OPTIONS
 from .outputs import SAVE_STATE_SUFFIXES, output_problem, resolve, write_atomically
 from .plan_rules import check_plan_cluster, plan_request_problem
@@ -176,7 +177,7 @@ class HtoolsModule:
             else:
                 result = self._fresh_plan(planner, data, state, cluster,
                                           {k: params[k] for k in planner.options},
-                                          params.get("save_state"))
+                                          {k: params.get(k) for k in planner.writes})
         except HtoolsError as err:
             self.fail(err)
         except OSError as err:
@@ -199,8 +200,9 @@ class HtoolsModule:
             self.fail(refusal, **result)
         self._execute(client, plan, state, result, drains)
 
-    def _fresh_plan(self, planner, data, state, cluster, options, save_state=None, **extra):
-        report = self._warn_data(dict(planner.compute(data, options, save_state)))
+    def _fresh_plan(self, planner, data, state, cluster, options, outputs=None, **extra):
+        # the files a fresh plan writes (save_state) are no option the plan records
+        report = self._warn_data(dict(planner.compute(data, dict(options, **(outputs or {})))))
         describe_moves(report["moves"])
         # the plan document keeps the detail keys only when they are asked for: a
         # 200-node group's tables would make it megabytes (the HTML report gets them)

@@ -1,49 +1,116 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""What every planner tells the layers around it."""
+"""What every planner tells the layers around it (listed in planner/registry.py)."""
 
 from __future__ import annotations
 
 
 class Planner:
-    """A planner as the module layer and the plan envelope see it.
+    """A planner as the module layer, the plan envelope and the report see it.
 
     kind:     the plan kind ("balance", ...), part of the plan format
+    title:    the title of its plans' HTML report
     module:   the module that returns its plans, for messages
     options:  names of the options a plan records (to recompute it the same way)
+    table:    its own option table (options.Option: type, default, valid range)
     needs:    third-party libraries it cannot plan without
-    compute:  compute(data, opts, save_state=None) -> report, for freshly loaded
-              data; the report holds `moves` and `jobsets` besides what it describes
+    compute:  compute(data, opts) -> report, for freshly loaded data; the report
+              is the plan record (plan/record.py)
+    writes:   options naming files the planner writes (hbal -S: save_state): in
+              `opts` of a fresh plan, never recorded in the plan
     executes: whether the module runs the plan outside check mode; a planner
               whose plans others execute (the roller's waves) returns them only
     refuse:   refuse(report, params) -> why this plan must not be executed, or
               None (checked before the lock is taken, also for a plan given back)
     details:  report keys returned only with `details: full` (tables, per-node and
               per-instance states); the plan document then leaves them out too
+    marker:   a result key only this planner's results have (a result without
+              its plan document is recognised by it)
+    view:     how the HTML report draws its plans (a PlanView)
     """
 
     def __init__(self, kind, module, options, needs, compute, executes=True, refuse=None,
-                 details=()):
+                 details=(), title=None, table=(), marker=None, view=None, writes=()):
         self.kind = kind
+        self.title = title or kind
         self.module = module
         self.options = tuple(options)
+        self.table = tuple(table)
         self.needs = tuple(needs)
         self.compute = compute
         self.executes = executes
         self.refuse = refuse or (lambda report, params: None)
         self.details = tuple(details)
+        self.marker = marker
+        self.view = view or PlanView()
+        self.writes = tuple(writes)
 
 
-# Fields of a move returned only with `details: full`: the plan document holds
-# them (the opcodes are what executes), the result shows the move in words.
-MOVE_DETAILS = ("opcodes", "commands", "step_line", "action")
+class PlanView:
+    """How the HTML report (report/plan_view.py) draws one planner's plans.
 
+    Every hook receives the planning result (a module result or a planner's
+    report); the defaults draw a plan of jobsets without scores.
+    """
 
-def brief(report, details):
-    """`report` without the `details` keys, its moves without MOVE_DETAILS (a copy)."""
-    out = {k: v for k, v in report.items() if k not in details}
-    if isinstance(out.get("moves"), list):
-        out["moves"] = [{k: v for k, v in m.items() if k not in MOVE_DETAILS}
-                        for m in out["moves"]]
-    return out
+    alert_facts = ()        # facts shown as an alert when not zero
+
+    def own_states(self, result):
+        """Usage states drawn from the result itself, or None: the plan's node_usage."""
+        del result
+        return None
+
+    def mark_states(self, result, states):
+        """Add what the usage charts mark to `states` (in place)."""
+
+    def scores(self, result):
+        """[(label, score)]: the score before the plan, then after each step."""
+        del result
+        return []
+
+    def group_scores(self, result):
+        """[{group, role, before, after}]: each group's own score."""
+        del result
+        return []
+
+    def columns(self, result):
+        """Columns of the moves table besides report/plan_view.py MOVE_COLUMNS."""
+        del result
+        return ()
+
+    def count_fact(self, result):
+        """The fact that counts the plan's groups of moves."""
+        return ("jobsets", len(result.get("jobsets") or ()))
+
+    def extra_facts(self, result):
+        """Facts after the common ones."""
+        del result
+        return []
+
+    def meta(self, result):
+        """(label, value) lines about what was asked, after the group."""
+        del result
+        return []
+
+    def evacuated(self, result):
+        """Nodes the plan empties (marked in the charts)."""
+        del result
+        return []
+
+    def group_label(self, number, size):
+        if size == 1:           # one move runs alone: nothing in parallel
+            return "jobset %d: 1 move" % number
+        return "jobset %d: %d moves, run in parallel" % (number, size)
+
+    def move_groups(self, result, moves):
+        """[{label, moves}]: the moves (described) in the order they run."""
+        by_index = {m["index"]: m for m in moves}
+        return [{"label": self.group_label(number, len(jobset)),
+                 "moves": [by_index[i] for i in jobset if i in by_index]}
+                for number, jobset in enumerate(result.get("jobsets") or (), start=1)]
+
+    def problems(self, result):
+        """Lines of what does not fit, besides the warnings."""
+        del result
+        return []

@@ -28,38 +28,56 @@ from __future__ import annotations
 import math
 
 from ..model.storage import metric_unit_positions, unit_slot
+from typing import NamedTuple
+
 from ..model.vocabulary import fdiv
 
 STDDEV, SUM, MAP = "stddev", "sum", "map"
 ONLINE, OFFLINE = "online", "offline"
 
-# (name, weight, statistic, node set); the order is hbal's printed order.
+
+class Metric(NamedTuple):
+    """One term of the cluster score."""
+    name: str
+    weight: float
+    statistic: str      # STDDEV, SUM or MAP
+    nodes: str          # ONLINE or OFFLINE: the nodes it is taken over
+
+
+class MetricValue(NamedTuple):
+    """One term of a score breakdown."""
+    name: str
+    value: float
+    weight: float
+
+
+# The order is hbal's printed order.
 # Code that needs a metric's position looks it up by name (metric_position),
 # so that inserting a metric cannot silently shift it.
 METRICS = (
-    ("free_mem_cv", 0.5, STDDEV, ONLINE),
-    ("free_disk_cv", 0.5, STDDEV, ONLINE),
-    ("n1_cnt", 1.0, SUM, ONLINE),
-    ("reserved_mem_cv", 1.0, STDDEV, ONLINE),
-    ("offline_all_cnt", 4.0, SUM, OFFLINE),
-    ("offline_pri_cnt", 16.0, SUM, OFFLINE),
-    ("vcpu_ratio_cv", 0.5, STDDEV, ONLINE),
-    ("cpu_load_cv", 1.0, STDDEV, ONLINE),
-    ("mem_load_cv", 1.0, STDDEV, ONLINE),
-    ("disk_load_cv", 1.0, STDDEV, ONLINE),
-    ("net_load_cv", 1.0, STDDEV, ONLINE),
-    ("pri_tags_score", 2.0, SUM, ONLINE),
-    ("spindles_cv", 0.5, STDDEV, ONLINE),
-    ("free_mem_cv_forth", 0.5, STDDEV, ONLINE),
-    ("free_disk_cv_forth", 0.5, STDDEV, ONLINE),
-    ("vcpu_ratio_cv_forth", 0.5, STDDEV, ONLINE),
-    ("spindles_cv_forth", 0.5, STDDEV, ONLINE),
-    ("location_score", 1.0, SUM, ONLINE),
-    ("location_exclusion_score", 1.0, MAP, ONLINE),
-    ("reserved_mem_rtotal", 0.25, SUM, ONLINE),
+    Metric("free_mem_cv", 0.5, STDDEV, ONLINE),
+    Metric("free_disk_cv", 0.5, STDDEV, ONLINE),
+    Metric("n1_cnt", 1.0, SUM, ONLINE),
+    Metric("reserved_mem_cv", 1.0, STDDEV, ONLINE),
+    Metric("offline_all_cnt", 4.0, SUM, OFFLINE),
+    Metric("offline_pri_cnt", 16.0, SUM, OFFLINE),
+    Metric("vcpu_ratio_cv", 0.5, STDDEV, ONLINE),
+    Metric("cpu_load_cv", 1.0, STDDEV, ONLINE),
+    Metric("mem_load_cv", 1.0, STDDEV, ONLINE),
+    Metric("disk_load_cv", 1.0, STDDEV, ONLINE),
+    Metric("net_load_cv", 1.0, STDDEV, ONLINE),
+    Metric("pri_tags_score", 2.0, SUM, ONLINE),
+    Metric("spindles_cv", 0.5, STDDEV, ONLINE),
+    Metric("free_mem_cv_forth", 0.5, STDDEV, ONLINE),
+    Metric("free_disk_cv_forth", 0.5, STDDEV, ONLINE),
+    Metric("vcpu_ratio_cv_forth", 0.5, STDDEV, ONLINE),
+    Metric("spindles_cv_forth", 0.5, STDDEV, ONLINE),
+    Metric("location_score", 1.0, SUM, ONLINE),
+    Metric("location_exclusion_score", 1.0, MAP, ONLINE),
+    Metric("reserved_mem_rtotal", 0.25, SUM, ONLINE),
 )
-METRIC_NAMES = tuple(m[0] for m in METRICS)
-METRIC_WEIGHTS = tuple(m[1] for m in METRICS)
+METRIC_NAMES = tuple(m.name for m in METRICS)
+METRIC_WEIGHTS = tuple(m.weight for m in METRICS)
 METRIC_POSITIONS = {name: pos for pos, name in enumerate(METRIC_NAMES)}
 # The load metrics, in the order of a node's (and an instance's) utilisation
 # vector (cpu, mem, dsk, net).
@@ -247,4 +265,4 @@ def breakdown(nodes):
     values = metric_values(nodes)
     if values is None:
         return []
-    return [(m[0], v, m[1]) for m, v in zip(METRICS, values)]
+    return [MetricValue(m.name, v, m.weight) for m, v in zip(METRICS, values)]

@@ -73,117 +73,141 @@ def apply_move(nodes, inst, move, target, force):
     Returns (changed nodes {idx: Node}, moved instance, new pnode, new snode)
     or a FailMode string.
     """
-    p, s = inst.pnode, inst.snode
-    P = nodes[p]
-
     if move == FAILOVER:
-        S = nodes[s]
-        fail = check_migration(P, S)
-        if fail:
-            return fail
-        new_p = S.copy()
-        new_p.remove_sec(inst)
-        fail = new_p.add_pri(inst, P.offline or force)
-        if fail:
-            return fail
-        new_s = P.copy()
-        new_s.remove_pri(inst)
-        fail = new_s.add_sec(inst, s, P.offline or force, ignore_disks=P.offline)
-        if fail:
-            return fail
-        moved = inst.copy()
-        moved.pnode, moved.snode = s, p
-        return {s: new_p, p: new_s}, moved, s, p
-
-    T = nodes[target]
+        return _failover(nodes, inst, force)
     if move == FAILOVER_TO_ANY:
-        fail = check_migration(P, T)
-        if fail:
-            return fail
-        new_t = T.copy()
-        fail = new_t.add_pri(inst, P.offline or force)
-        if fail:
-            return fail
-        new_p = P.copy()
-        new_p.remove_pri(inst)
-        moved = inst.copy()
-        moved.pnode = target
-        return {target: new_t, p: new_p}, moved, target, s
-
-    S = nodes[s]
+        return _failover_to_any(nodes, inst, target, force)
+    replace = _REPLACING.get(move)
+    if replace is None:
+        raise ValueError("unknown move %r" % move)
+    # the moves that copy disks start from both nodes without the instance
+    P, S = nodes[inst.pnode], nodes[inst.snode]
     int_p = P.copy()
     int_p.remove_pri(inst)
     int_s = S.copy()
     int_s.remove_sec(inst)
+    return replace(inst, target, force, (P, S, nodes[target]), int_p, int_s, inst.copy())
+
+
+def _failover(nodes, inst, force):
+    p, s = inst.pnode, inst.snode
+    P, S = nodes[p], nodes[s]
+    fail = check_migration(P, S)
+    if fail:
+        return fail
+    new_p = S.copy()
+    new_p.remove_sec(inst)
+    fail = new_p.add_pri(inst, P.offline or force)
+    if fail:
+        return fail
+    new_s = P.copy()
+    new_s.remove_pri(inst)
+    fail = new_s.add_sec(inst, s, P.offline or force, ignore_disks=P.offline)
+    if fail:
+        return fail
     moved = inst.copy()
+    moved.pnode, moved.snode = s, p
+    return {s: new_p, p: new_s}, moved, s, p
 
-    if move == REPLACE_PRIMARY:
-        moved.location_score = loc_score(T, int_s)
-        moved.pnode = target
-        fp = P.offline or force
-        fail = check_migration(P, S) or check_migration(S, T)
-        if fail:
-            return fail
-        tmp = int_s.copy()
-        fail = tmp.add_pri(moved, fp)
-        if fail:
-            return fail
-        tmp.remove_pri(moved)
-        new_p = T.copy()
-        fail = new_p.add_pri(moved, fp)
-        if fail:
-            return fail
-        fail = tmp.add_sec(moved, target, fp)
-        if fail:
-            return fail
-        return {p: int_p, s: tmp, target: new_p}, moved, target, s
 
-    if move == REPLACE_SECONDARY:
-        moved.location_score = loc_score(P, T)
-        moved.snode = target
-        fs = S.offline or force
-        new_t = T.copy()
-        fail = new_t.add_sec(moved, p, fs)
-        if fail:
-            return fail
-        fail = int_p.add_pri(moved, True)
-        if fail:
-            return fail
-        return {s: int_s, target: new_t, p: int_p}, moved, p, target
+def _failover_to_any(nodes, inst, target, force):
+    p, s = inst.pnode, inst.snode
+    P, T = nodes[p], nodes[target]
+    fail = check_migration(P, T)
+    if fail:
+        return fail
+    new_t = T.copy()
+    fail = new_t.add_pri(inst, P.offline or force)
+    if fail:
+        return fail
+    new_p = P.copy()
+    new_p.remove_pri(inst)
+    moved = inst.copy()
+    moved.pnode = target
+    return {target: new_t, p: new_p}, moved, target, s
 
-    if move == REPLACE_AND_FAILOVER:
-        moved.location_score = loc_score(T, int_p)
-        moved.pnode, moved.snode = target, p
-        fs = S.offline or force
-        fail = check_migration(P, T)
-        if fail:
-            return fail
-        new_p = T.copy()
-        fail = new_p.add_pri(moved, force)
-        if fail:
-            return fail
-        fail = int_p.add_sec(moved, target, fs)
-        if fail:
-            return fail
-        return {s: int_s, p: int_p, target: new_p}, moved, target, p
 
-    if move == FAILOVER_AND_REPLACE:
-        moved.location_score = loc_score(int_s, T)
-        moved.pnode, moved.snode = s, target
-        fp = P.offline or force
-        fail = check_migration(P, S)
-        if fail:
-            return fail
-        fail = int_s.add_pri(moved, fp)
-        if fail:
-            return fail
-        new_s = T.copy()
-        fail = new_s.add_sec(moved, s, fp)
-        if fail:
-            return fail
-        return {p: int_p, s: int_s, target: new_s}, moved, s, target
+def _replace_primary(inst, target, force, old, int_p, int_s, moved):
+    P, S, T = old
+    p, s = inst.pnode, inst.snode
+    moved.location_score = loc_score(T, int_s)
+    moved.pnode = target
+    fp = P.offline or force
+    fail = check_migration(P, S) or check_migration(S, T)
+    if fail:
+        return fail
+    tmp = int_s.copy()
+    fail = tmp.add_pri(moved, fp)
+    if fail:
+        return fail
+    tmp.remove_pri(moved)
+    new_p = T.copy()
+    fail = new_p.add_pri(moved, fp)
+    if fail:
+        return fail
+    fail = tmp.add_sec(moved, target, fp)
+    if fail:
+        return fail
+    return {p: int_p, s: tmp, target: new_p}, moved, target, s
 
-    raise ValueError("unknown move %r" % move)
+
+def _replace_secondary(inst, target, force, old, int_p, int_s, moved):
+    P, S, T = old
+    p, s = inst.pnode, inst.snode
+    moved.location_score = loc_score(P, T)
+    moved.snode = target
+    fs = S.offline or force
+    new_t = T.copy()
+    fail = new_t.add_sec(moved, p, fs)
+    if fail:
+        return fail
+    fail = int_p.add_pri(moved, True)
+    if fail:
+        return fail
+    return {s: int_s, target: new_t, p: int_p}, moved, p, target
+
+
+def _replace_and_failover(inst, target, force, old, int_p, int_s, moved):
+    P, S, T = old
+    p, s = inst.pnode, inst.snode
+    moved.location_score = loc_score(T, int_p)
+    moved.pnode, moved.snode = target, p
+    fs = S.offline or force
+    fail = check_migration(P, T)
+    if fail:
+        return fail
+    new_p = T.copy()
+    fail = new_p.add_pri(moved, force)
+    if fail:
+        return fail
+    fail = int_p.add_sec(moved, target, fs)
+    if fail:
+        return fail
+    return {s: int_s, p: int_p, target: new_p}, moved, target, p
+
+
+def _failover_and_replace(inst, target, force, old, int_p, int_s, moved):
+    P, S, T = old
+    p, s = inst.pnode, inst.snode
+    moved.location_score = loc_score(int_s, T)
+    moved.pnode, moved.snode = s, target
+    fp = P.offline or force
+    fail = check_migration(P, S)
+    if fail:
+        return fail
+    fail = int_s.add_pri(moved, fp)
+    if fail:
+        return fail
+    new_s = T.copy()
+    fail = new_s.add_sec(moved, s, fp)
+    if fail:
+        return fail
+    return {p: int_p, s: int_s, target: new_s}, moved, s, target
+
+
+_REPLACING = {REPLACE_PRIMARY: _replace_primary, REPLACE_SECONDARY: _replace_secondary,
+              REPLACE_AND_FAILOVER: _replace_and_failover,
+              FAILOVER_AND_REPLACE: _failover_and_replace}
 
 
 def short_code(move, new_p_alias, new_s_alias):

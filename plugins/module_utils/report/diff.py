@@ -11,7 +11,7 @@ all additions after them.
 
 from __future__ import annotations
 
-from .move_words import describe_move
+from ..plan.move_words import describe_move
 
 
 def _placement(primary, secondary):

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .plan_view import NOT_FITTING, plan_view, state_phrase
-from .summary import domain_suffix
+from .plan_view import plan_view, state_phrase
+from ..plan.lines import domain_suffix
 from .svg import METRICS, chart_width, node_labels, score_chart, state_colour, usage_chart
 
 GENERATOR = "ganeti.htools"
@@ -96,7 +96,7 @@ def _header(view):
                    for k, v in view["meta"])
     facts = "".join(
         '<li class="fact%s" data-fact="%s"><b>%s</b>%s</li>'
-        % (" alert" if (k.startswith("N+1") or k == NOT_FITTING) and v else "", escape(k),
+        % (" alert" if (k.startswith("N+1") or k in view["alerts"]) and v else "", escape(k),
            escape(str(v)), escape(k))
         for k, v in view["facts"])
     return ('<header><h1>%s</h1><p class="meta">%s</p><ul class="facts">%s</ul></header>'

@@ -21,7 +21,7 @@ def main(argv):
     # pylint: disable=import-outside-toplevel
     from ansible_collections.ganeti.htools.plugins.module_utils.live import mond, source
     from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
-        PLAN_OPTIONS, plan)
+        RECORDED_OPTIONS, plan)
 
     params = dict(rapi_url=argv[2], rapi_user=argv[3], rapi_password=argv[4], ca_path=argv[5],
                   validate_certs=True, timeout=60.0, mond=True,
@@ -31,7 +31,7 @@ def main(argv):
     data, _snapshot, _client = source.read_cluster(params)
     seconds = time.monotonic() - started
     reports, failures = data.mond_reports
-    opts = {name: params.get(name) for name in PLAN_OPTIONS}
+    opts = {name: params.get(name) for name in RECORDED_OPTIONS}
     result = plan(data, opts)
     keep = ("initial_score", "step_lines", "stop_reason", "commands", "warnings")
     json.dump({"plan": {k: result[k] for k in keep},

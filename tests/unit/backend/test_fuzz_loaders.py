@@ -32,7 +32,7 @@ import traceback
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import cluster_info
+from kit.plans import cluster_info
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.text import load_text

@@ -21,7 +21,7 @@ import random
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import cluster_info
+from kit.plans import cluster_info
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import DataError, HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.rapi_json import (

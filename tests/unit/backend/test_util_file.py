@@ -18,7 +18,7 @@ import random
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils.report.cluster_info import cluster_info
+from kit.plans import cluster_info
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import DataError
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.text import load_text
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.dynutil import (

@@ -11,9 +11,9 @@ import os
 import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
-from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import (
+from ansible_collections.ganeti.htools.plugins.module_utils.plan.envelope import (
     PlanError, check_plan, make_plan, pack_report, pack_state, plan_report, plan_state)
-from ansible_collections.ganeti.htools.plugins.module_utils.live.snapshot import model_state
+from ansible_collections.ganeti.htools.plugins.module_utils.plan.state import model_state
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import plan
 from kit.paths import SPEC_DATA
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import os
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
-from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import make_plan, plan_state
-from ansible_collections.ganeti.htools.plugins.module_utils.live.resume import (
+from ansible_collections.ganeti.htools.plugins.module_utils.plan.envelope import make_plan, plan_state
+from ansible_collections.ganeti.htools.plugins.module_utils.plan.resume import (
     placements, progress)
-from ansible_collections.ganeti.htools.plugins.module_utils.live.snapshot import model_state
+from ansible_collections.ganeti.htools.plugins.module_utils.plan.state import model_state
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import plan
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.plan import evacuate
 from kit.paths import EXAMPLE, SPEC_DATA

@@ -15,7 +15,8 @@ import subprocess
 import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
-    CLUSTER_EMPTY, plan_balance)
+    CLUSTER_EMPTY)
+from kit.plans import plan_balance
 
 TWO_GROUPS = """g1|uuid-1|preferred|
 g2|uuid-2|preferred|

@@ -24,7 +24,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare impo
 from ansible_collections.ganeti.htools.plugins.module_utils.model.vocabulary import (
     MIRROR_EXTERNAL, MIRROR_INTERNAL)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner import metrics
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import bulk_search
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import bulk_arrays, bulk_search
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.moves import (
     FAILOVER, MOVE_KINDS, possible_moves)
 
@@ -90,8 +90,8 @@ def test_node_values_follow_the_metric_names():
 
 def test_bulk_search_covers_every_metric_by_name():
     names = set(metrics.METRIC_NAMES)
-    approx = set(bulk_search.APPROX_VALUES)
-    fixed = set(bulk_search.FIXED_FOR_REGULAR)
+    approx = set(bulk_arrays.APPROX_VALUES)
+    fixed = set(bulk_arrays.FIXED_FOR_REGULAR)
     assert approx <= names and fixed <= names
     assert not approx & fixed
     assert approx | fixed == names, "a metric the bulk search cannot evaluate"
@@ -99,7 +99,7 @@ def test_bulk_search_covers_every_metric_by_name():
         stat = metrics.METRICS[metrics.metric_position(name)][2]
         assert stat in (metrics.SUM, metrics.MAP)
     for pos, name in enumerate(metrics.METRIC_NAMES):
-        assert (bulk_search._APPROX_AT[pos] is None) == (name in fixed)
+        assert (bulk_arrays._APPROX_AT[pos] is None) == (name in fixed)
 
 
 @pytest.mark.parametrize("data_file", ["hbal-dyn.data", "hbal-evac.data", "hbal-forth.data",
@@ -109,11 +109,11 @@ def test_bulk_values_approximate_node_values(data_file):
     data, _fmt = load_data_file(os.path.join(SPEC_DATA, data_file))
     prepare(data)
     group = [data.nodes[n.idx] for n in select_group(data, None).nodes]
-    nd = bulk_search._Nodes(group)
-    st = bulk_search._State.of(nd, np.arange(len(group)))
-    needed = [k for k, fn in enumerate(bulk_search._APPROX_AT) if fn is not None]
+    nd = bulk_arrays._Nodes(group)
+    st = bulk_arrays._State.of(nd, np.arange(len(group)))
+    needed = [k for k, fn in enumerate(bulk_arrays._APPROX_AT) if fn is not None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        approx = bulk_search._values(nd, st, needed)
+        approx = bulk_arrays._values(nd, st, needed)
     exact = [metrics.node_values(n) for n in group]
     for k in needed:
         name = metrics.METRIC_NAMES[k]
@@ -129,7 +129,7 @@ def test_identical_metrics_are_named_pairs():
     prepare(data)
     selection = select_group(data, None)
     group = [data.nodes[n.idx] for n in selection.nodes]
-    nd = bulk_search._Nodes(group)
+    nd = bulk_arrays._Nodes(group)
     online = np.array([not n.offline for n in group])
     regular = [i for i in selection.instances if i.mirror in (MIRROR_INTERNAL, MIRROR_EXTERNAL)]
     same = bulk_search._identical_metrics(nd, online, regular)
@@ -145,15 +145,15 @@ def test_rank_radix_bounds_every_move_position():
             moves = possible_moves(mirror, *flags)
             assert FAILOVER not in moves and len(set(moves)) == len(moves)
             longest = max(longest, len(moves))
-    assert longest < bulk_search.RANK_RADIX == len(MOVE_KINDS)
+    assert longest < bulk_arrays.RANK_RADIX == len(MOVE_KINDS)
 
 
 def test_rank_is_lexicographic_and_the_same_for_ints_and_arrays():
     n_targets = 3
     keys = list(itertools.product(range(3), range(n_targets + 1),
-                                  range(bulk_search.RANK_RADIX)))
-    ranks = [bulk_search._encode_rank(v, c, m, n_targets) for v, c, m in keys]
+                                  range(bulk_arrays.RANK_RADIX)))
+    ranks = [bulk_arrays._encode_rank(v, c, m, n_targets) for v, c, m in keys]
     assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks)
     arr = np.array(keys, dtype=np.int64)
-    vec = bulk_search._encode_rank(arr[:, 0], arr[:, 1], arr[:, 2], n_targets)
+    vec = bulk_arrays._encode_rank(arr[:, 0], arr[:, 1], arr[:, 2], n_targets)
     assert vec.tolist() == ranks

@@ -17,7 +17,7 @@ import sys
 import numpy as np
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import bulk_search
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import bulk_arrays, bulk_exact, bulk_search
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import loop
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import planner
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.move_rows import (
@@ -53,8 +53,8 @@ def _checking_search(counts):
     def search(state, opts, migrations_only=False):
         pos = {idx: g for g, idx in enumerate(state.group_nodes)}
         rows = MoveRows(state.nodes, state.group_nodes, opts.force)
-        nd = bulk_search._Nodes(state.group_node_objs())
-        scorer = bulk_search.ExactScorer(state.group_node_objs())
+        nd = bulk_arrays._Nodes(state.group_node_objs())
+        scorer = bulk_exact.ExactScorer(state.group_node_objs())
         online = state.online()
         cands = [(inst, move, target) for inst in loop.victims(state, opts)
                  if inst.snode in pos or inst.snode < 0
@@ -94,7 +94,7 @@ def checked(request, monkeypatch):
     """Counts of the checked candidates; exact scores written out (dense) or
     from sparse folds."""
     if request.param == "sparse":
-        monkeypatch.setattr(bulk_search, "DENSE_LIMIT", 0)
+        monkeypatch.setattr(bulk_exact, "DENSE_LIMIT", 0)
         monkeypatch.setattr(bulk_search, "SCALAR_PICKS", 0)
     counts = {"candidates": 0, "rows": 0}
     monkeypatch.setitem(planner.SEARCHES, "exhaustive", _checking_search(counts))

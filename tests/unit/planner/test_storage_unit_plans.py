@@ -21,8 +21,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.backend.text import 
 from ansible_collections.ganeti.htools.plugins.module_utils.planner import metrics
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.options import (
     BalanceOptions)
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
-    plan_balance)
+from kit.plans import plan_balance
 
 N_CASES = int(os.environ.get("HTOOLS_UNIT_CASES", "40"))
 SEEDS = list(range(1, N_CASES + 1))

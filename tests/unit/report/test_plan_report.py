@@ -15,17 +15,17 @@ import re
 import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
-from ansible_collections.ganeti.htools.plugins.module_utils.live.plans import make_plan, plan_report
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
-    plan_balance)
+from ansible_collections.ganeti.htools.plugins.module_utils.plan.envelope import make_plan, plan_report
+from kit.plans import plan_balance
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.plan import evacuate
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import (
-    USAGE_WAVES_SHOWN, plan_rolling_reboot)
+    USAGE_WAVES_SHOWN)
+from kit.plans import plan_rolling_reboot
 from ansible_collections.ganeti.htools.plugins.module_utils.report import svg
 from ansible_collections.ganeti.htools.plugins.module_utils.report.html import render_plan_html
 from ansible_collections.ganeti.htools.plugins.module_utils.report.plan_view import (
     NotAPlan, plan_view)
-from ansible_collections.ganeti.htools.plugins.module_utils.report.usage import (
+from ansible_collections.ganeti.htools.plugins.module_utils.plan.usage import (
     from_node_record)
 
 from kit.paths import EXAMPLE

@@ -9,11 +9,11 @@ import re
 
 import pytest
 
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import (
-    plan_balance)
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import (
-    plan_rolling_reboot)
-from ansible_collections.ganeti.htools.plugins.module_utils.report import summary
+from kit.plans import plan_balance
+from kit.plans import plan_rolling_reboot
+from ansible_collections.ganeti.htools.plugins.module_utils.plan import lines as summary
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.summary import (
+    balance_summary)
 
 from kit.paths import EXAMPLE
 
@@ -22,7 +22,7 @@ JOBSET_LINE = re.compile(r'^  jobset (\d+) \((\d+) moves?\): (.*?)( and (\d+) mo
 
 def _words_of_action(move):
     """The plain words of a balance move, derived from hbal's own notation
-    (`f r:node7 f`), independently of report/move_words.py."""
+    (`f r:node7 f`), independently of plan/move_words.py."""
     primary, secondary = move['old_primary'], move['old_secondary']
     domain = '.' + primary.split('.', 1)[1] if '.' in primary else ''
     words = []
@@ -107,7 +107,7 @@ def test_the_common_domain_is_cut_only_when_every_name_has_it(names, suffix):
 def test_long_jobsets_are_cut_with_a_count():
     plan = plan_balance(EXAMPLE)
     plan['jobsets'] = [[m['index'] for m in plan['moves']]]      # all in one jobset
-    line = summary.balance_summary(plan).split('\n')[1]
+    line = balance_summary(plan).split('\n')[1]
     match = JOBSET_LINE.match(line)
     assert match and int(match.group(2)) == len(plan['moves'])
     assert len(match.group(3).split('; ')) == summary.MOVES_SHOWN

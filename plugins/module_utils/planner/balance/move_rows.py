@@ -24,7 +24,7 @@ from ..moves import (FAILOVER, FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, MOVE_KINDS
                      REPLACE_AND_FAILOVER, REPLACE_PRIMARY, REPLACE_SECONDARY)
 from .sparse_folds import unique_rows
 
-MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
+MAP_POS = [k for k, m in enumerate(METRICS) if m.statistic == MAP][0]
 
 # Transition kinds: what happens to one node (see _steps).
 (ADD_PRI, STRIP_PRI, FAILOVER_SEC, FAILOVER_PRI, REPLACE_PRIMARY_SEC, STRIP_SEC, ADD_SEC,

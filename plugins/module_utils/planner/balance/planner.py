@@ -9,16 +9,16 @@ plan returned here.
 
 from __future__ import annotations
 
-from ...backend.detect import load_data_file
-from ...backend.prepare import (LOAD_OPTIONS, MOND_OPTIONS, SOURCE_OPTIONS, GroupSelection,
+from ...backend.prepare import (LOAD_OPTIONS, MOND_OPTION_NAMES, SOURCE_OPTIONS, GroupSelection,
                                 prepare, select_group)
 from ...errors import HtoolsError
 from ...backend.text_save import save_text_file
 from ...numfmt import hs_fixed
-from ...report.records import bad_nodes, instance_record
-from ...report.usage import from_node_record
-from ...report.summary import balance_summary
-from ...report.nodetable import format_table, node_record
+from ...model.records import bad_nodes, instance_record
+from ...plan.record import Move
+from ...plan.usage import from_node_record
+from .summary import balance_summary
+from ..nodetable import format_table, node_record
 from ..base import Planner
 from ..jobs import jobsets, step_opcodes
 from ..metrics import breakdown, cluster_score, optimal_score
@@ -26,20 +26,21 @@ from .bulk_search import search_bulk
 from .hbal_text import (command_script, command_script_lines, commands_stdout, step_code,
                         step_commands, step_lines)
 from .loop import BalanceResult, SearchStats, balance, search_exhaustive
-from .options import MODEL_OPTIONS, SEARCH_OPTIONS, BalanceOptions
+from .options import ALGORITHM_OPTIONS, MODEL_OPTIONS, SEARCH_OPTIONS, BalanceOptions
+from .view import BalanceView
 
 KIND = "balance"
 SEARCHES = {"bulk": search_bulk, "exhaustive": search_exhaustive}
 CLUSTER_EMPTY = "Cluster is empty, exiting."
 # Everything a plan records, so that it can be recomputed the same way.
-PLAN_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS + \
-    LOAD_OPTIONS + MOND_OPTIONS
+RECORDED_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS + \
+    LOAD_OPTIONS + MOND_OPTION_NAMES
 
 
 def plan(data, opts, search="bulk", save_state=None):
     """Prepare freshly loaded `data` and plan the balance of the chosen group.
 
-    `opts` maps option names (PLAN_OPTIONS) to values; missing ones take
+    `opts` maps option names (RECORDED_OPTIONS) to values; missing ones take
     hbal's defaults.  With `save_state`, the states before and after are
     written like hbal -S (`.original`, `.balanced`).
     """
@@ -61,7 +62,7 @@ def plan(data, opts, search="bulk", save_state=None):
             offline_nodes=get("offline_nodes", ()), min_disk=get("min_disk", 0.0),
             max_cpu=get("max_cpu"),
             before_node_status=save_original if save_state and not empty else None,
-            **{name: opts.get(name) for name in MOND_OPTIONS})
+            **{name: opts.get(name) for name in MOND_OPTION_NAMES})
     options = BalanceOptions(**{o.name: opts[o.name] for o in SEARCH_OPTIONS
                                 if opts.get(o.name) is not None})
     if empty:
@@ -83,7 +84,7 @@ def _node_name(data, idx):
 
 
 def _metrics(nodes):
-    return {name: value for name, value, _w in breakdown(nodes)}
+    return {row.name: row.value for row in breakdown(nodes)}
 
 
 def _plan_group(data, selection, options, search, save_state):
@@ -119,22 +120,15 @@ def _plan_group(data, selection, options, search, save_state):
     jobset_of = {pos: js_no for js_no, js in enumerate(sets, start=1) for pos in js}
     for pos, step in enumerate(steps):
         inst = data.instances[step.inst]
-        moves.append({
-            "index": pos + 1,
-            "instance": inst.name,
-            "old_primary": _node_name(data, step.old_p),
-            "old_secondary": _node_name(data, step.old_s),
-            "new_primary": _node_name(data, step.new_p),
-            "new_secondary": _node_name(data, step.new_s),
-            "move": step.move,
-            "score": step.score,
-            "score_text": hs_fixed(step.score, 8),
-            "action": step_code(step, data.nodes),
-            "step_line": lines[pos],
-            "commands": ["gnt-instance " + c for c in step_commands(step, inst, data.nodes)],
-            "opcodes": step_opcodes(step, inst, data.nodes),
-            "jobset": jobset_of[pos],
-        })
+        moves.append(Move(
+            pos + 1, inst.name, step.move, jobset_of[pos],
+            _node_name(data, step.old_p), _node_name(data, step.old_s),
+            _node_name(data, step.new_p), _node_name(data, step.new_s),
+            step_opcodes(step, inst, data.nodes),
+            {"score": step.score, "score_text": hs_fixed(step.score, 8),
+             "action": step_code(step, data.nodes), "step_line": lines[pos],
+             "commands": ["gnt-instance " + c for c in step_commands(step, inst, data.nodes)]},
+        ).record())
     final_score = steps[-1].score if steps else result.initial_score
     report = {
         "group": selection.group.name if selection.group is not None else None,
@@ -175,19 +169,12 @@ def _plan_group(data, selection, options, search, save_state):
     return report
 
 
-def plan_balance(data_file, search="bulk", save_state=None, options=None, **opts):
-    """Load a data file and plan its balance; `options` is a BalanceOptions or None."""
-    data, _fmt = load_data_file(data_file, opts.get("static_kvm_node_memory"))
-    if options is not None:
-        opts.update(options.as_dict())
-    return plan(data, opts, search, save_state)
-
-
 # Returned only with `details: full` (hbal's printed output among them, word for word).
 DETAILS = ("nodes_before", "nodes_after", "node_table_before", "node_table_after",
            "instances_before", "instances_after", "step_lines", "commands", "command_script",
            "step_seconds", "search_stats", "n1_failing_instances")
 
-BALANCE = Planner(KIND, "ganeti.htools.ganeti_balance", PLAN_OPTIONS, ("numpy",),
-                  lambda data, opts, save_state=None: plan(data, opts, save_state=save_state),
-                  details=DETAILS)
+BALANCE = Planner(KIND, "ganeti.htools.ganeti_balance", RECORDED_OPTIONS, ("numpy",),
+                  lambda data, opts: plan(data, opts, save_state=opts.get("save_state")),
+                  details=DETAILS, title="Balance plan", table=ALGORITHM_OPTIONS,
+                  marker="initial_score", view=BalanceView(), writes=("save_state",))

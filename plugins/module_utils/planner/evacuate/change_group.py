@@ -15,7 +15,7 @@ from __future__ import annotations
 from .choose_group import choose_group
 from .node_evac import ALL, evacuate_one
 from .pair import best_pair
-from .state import Failed
+from .state import Failed, Moved, Unmoved
 
 
 def target_groups(state, idxs, given):
@@ -48,9 +48,9 @@ def change_group(state, idxs, given, force, capacity_checks, pair_search=best_pa
             nodes, moved, ops = evacuate_one(state, state.nodes, ALL, inst, gdx, avail, False,
                                              pair_search)
         except Failed as err:
-            outcome.append((idx, ("failed", str(err))))
+            outcome.append((idx, Unmoved("failed", str(err))))
             continue
         state.nodes = nodes
         state.insts[idx] = moved
-        outcome.append((idx, ("moved", nodes[moved.pnode].group, moved.all_nodes(), ops)))
+        outcome.append((idx, Moved("moved", nodes[moved.pnode].group, moved.all_nodes(), ops)))
     return outcome

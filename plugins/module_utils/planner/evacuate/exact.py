@@ -16,7 +16,7 @@ from ...deps import numpy as np
 from ..metrics import METRICS, MAP, ONLINE, SUM, cluster_score, needs_unit_metric, node_values
 
 N_METRICS = len(METRICS)
-MAP_POS = [k for k, m in enumerate(METRICS) if m[2] == MAP][0]
+MAP_POS = [k for k, m in enumerate(METRICS) if m.statistic == MAP][0]
 CHUNK = 65536          # node rows per numpy batch: bounded memory
 
 

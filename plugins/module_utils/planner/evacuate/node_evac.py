@@ -15,7 +15,7 @@ from ...model.vocabulary import MIRROR_EXTERNAL
 from ..moves import FAILOVER, FAILOVER_TO_ANY, REPLACE_SECONDARY
 from .pair import best_pair
 from .single import best_single
-from .state import Failed, Step, apply, job_of
+from .state import Failed, Moved, Step, Unmoved, apply, job_of
 
 PRIMARY_ONLY, SECONDARY_ONLY, ALL = "primary-only", "secondary-only", "all"
 MODES = (PRIMARY_ONLY, SECONDARY_ONLY, ALL)
@@ -57,8 +57,8 @@ def nodes_to_leave(insts, mode, idxs):
 
 
 def node_evacuate(state, mode, idxs, force, pair_search=best_pair):
-    """Run the evacuation; returns [(idx, ("moved", group, node idxs, opcodes) |
-    ("failed", message))] in request order.  `state` ends in the final state."""
+    """Run the evacuation; returns [(idx, Moved | Unmoved)] in request order.
+    `state` ends in the final state."""
     originals = list(state.insts)
     excluded = nodes_to_leave(originals, mode, idxs) | {n.idx for n in state.nodes if n.offline}
     outcome = []
@@ -70,9 +70,9 @@ def node_evacuate(state, mode, idxs, force, pair_search=best_pair):
             nodes, moved, ops = evacuate_one(state, state.nodes, mode, inst, gdx, avail, force,
                                              pair_search)
         except Failed as err:
-            outcome.append((idx, ("failed", str(err))))
+            outcome.append((idx, Unmoved("failed", str(err))))
             continue
         state.nodes = nodes
         state.insts[idx] = moved
-        outcome.append((idx, ("moved", nodes[moved.pnode].group, moved.all_nodes(), ops)))
+        outcome.append((idx, Moved("moved", nodes[moved.pnode].group, moved.all_nodes(), ops)))
     return outcome

@@ -175,39 +175,9 @@ def _best_pair_fast(state, nodes, inst, gdx, avail, force, rows):
         if p_idx in where:
             a_peers[where[p_idx]] = amount
 
-    # -- per P: its own trajectory (secondary, primary, re-registered)
-    p_ok = np.zeros(count, dtype=bool)
-    p_final = [None] * count
-    for i, p_idx in enumerate(avail):
-        node = nodes1[p_idx]
-        if not a_node.mig_tags <= node.rmig_tags:
-            continue
-        node = copy_node(node)
-        if node.add_sec(zero, a_idx, force_b) is not None:
-            continue
-        node.remove_sec(zero)
-        # f makes P primary; r:S removes and re-adds it (forced) with the
-        # pair's location score, which leaves every value as it is here
-        # (the forced re-add repeats checks this add has passed).
-        if node.add_pri(zero, force_a) is not None:
-            continue
-        p_ok[i] = True
-        p_final[i] = node
+    p_ok, p_final = _per_primary(nodes1, avail, zero, a_node, a_idx, force_a, force_b)
     p_ok &= ~_n1_breaks(a_mid, a_peers, need, not force_a)
-
-    # -- per S: the secondary added for a primary holding no reserve on S
-    s_ok = np.zeros(count, dtype=bool)
-    s_final = []
-    for i, s_idx in enumerate(avail):
-        node = copy_node(nodes1[s_idx])
-        s_ok[i] = node.add_sec(probe, _NO_PEER, force_a) is None
-        s_final.append(node)
-    s_nodes = [nodes1[k] for k in avail]
-    peer = np.zeros((count, count))                     # [P, S]: S's reserve for P
-    for si, node in enumerate(s_nodes):
-        for p_idx, amount in node.peers.items():
-            if p_idx in where:
-                peer[where[p_idx], si] = amount
+    s_ok, s_final, s_nodes, peer = _per_secondary(nodes1, avail, probe, force_a, where)
     r_mem = np.array([s.r_mem for s in s_nodes], dtype=np.float64)
     unalloc = np.array([s.unallocated_mem() for s in s_nodes], dtype=np.float64)
     s_n1 = np.array([s.fail_n1 for s in s_nodes])
@@ -253,6 +223,50 @@ def _best_pair_fast(state, nodes, inst, gdx, avail, force, rows):
     return new_nodes, moved, job_of(steps, moved, new_nodes)
 
 
+def _per_primary(nodes1, avail, zero, a_node, a_idx, force_a, force_b):
+    """Per candidate primary P: its own trajectory (secondary, primary,
+    re-registered); ([P fits], [P's node after it])."""
+    count = len(avail)
+    p_ok = np.zeros(count, dtype=bool)
+    p_final = [None] * count
+    for i, p_idx in enumerate(avail):
+        node = nodes1[p_idx]
+        if not a_node.mig_tags <= node.rmig_tags:
+            continue
+        node = copy_node(node)
+        if node.add_sec(zero, a_idx, force_b) is not None:
+            continue
+        node.remove_sec(zero)
+        # f makes P primary; r:S removes and re-adds it (forced) with the
+        # pair's location score, which leaves every value as it is here
+        # (the forced re-add repeats checks this add has passed).
+        if node.add_pri(zero, force_a) is not None:
+            continue
+        p_ok[i] = True
+        p_final[i] = node
+    return p_ok, p_final
+
+
+def _per_secondary(nodes1, avail, probe, force_a, where):
+    """Per candidate secondary S: the secondary added for a primary holding no
+    reserve on S; ([S fits], [S's node after it], [S's node now], [P, S]: S's
+    reserve for P)."""
+    count = len(avail)
+    s_ok = np.zeros(count, dtype=bool)
+    s_final = []
+    for i, s_idx in enumerate(avail):
+        node = copy_node(nodes1[s_idx])
+        s_ok[i] = node.add_sec(probe, _NO_PEER, force_a) is None
+        s_final.append(node)
+    s_nodes = [nodes1[k] for k in avail]
+    peer = np.zeros((count, count))
+    for si, node in enumerate(s_nodes):
+        for p_idx, amount in node.peers.items():
+            if p_idx in where:
+                peer[where[p_idx], si] = amount
+    return s_ok, s_final, s_nodes, peer
+
+
 def _same_values(left, right):
     return all(a == b or (math.isnan(a) and math.isnan(b)) for a, b in zip(left, right))
 
@@ -279,10 +293,10 @@ def _tables():
     """Weights and kinds of the metrics as arrays, built on first use (numpy is
     imported lazily, so nothing numpy runs when this module is imported)."""
     if not _TABLES:
-        _TABLES.extend((np.array([m[1] for m in METRICS]),
-                        np.array([m[2] == STDDEV for m in METRICS]),
-                        np.array([m[3] == ONLINE for m in METRICS]),
-                        np.array([m[2] != MAP for m in METRICS])))
+        _TABLES.extend((np.array([m.weight for m in METRICS]),
+                        np.array([m.statistic == STDDEV for m in METRICS]),
+                        np.array([m.nodes == ONLINE for m in METRICS]),
+                        np.array([m.statistic != MAP for m in METRICS])))
     return _TABLES
 
 

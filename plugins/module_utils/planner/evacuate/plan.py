@@ -38,7 +38,7 @@ Entry points:
 
 ``iallocator_result(request_doc, ignore_soft_errors=False, no_capacity_checks=False)``
     the (parsed) document ``hail`` prints for an IAllocator request (JSON
-    text or dict); ``iallocator_text`` gives the printed line.  Input errors
+    text or dict).  Input errors
     raise DataError / LookupFailure with hail's message where hail has one
     (hail prints ``Error: <message>`` and exits 1).
 
@@ -54,18 +54,19 @@ state (the scalar moves on node lists).
 
 from __future__ import annotations
 
-import json
-
 from ...backend.ialloc import load_ialloc, load_ialloc_text
 from ...backend.prepare import prepare
 from ...errors import HtoolsError
-from ...report.usage import usage_state
+from ...plan.record import Move
+from ...plan.usage import usage_state
 from ..base import Planner
 from ..metrics import cluster_score
 from .change_group import change_group
 from .node_evac import SECONDARY_ONLY, PRIMARY_ONLY, node_evacuate
+from .options import EVACUATE_OPTIONS
 from .request import CHANGE_GROUP, NODE_EVACUATE, RELOCATE, from_ialloc, from_options
 from .state import EvacState
+from .view import EvacuationView
 
 KIND = "evacuate"
 OPTIONS = ("nodes", "mode", "instances", "target_groups", "ignore_soft_errors",
@@ -107,8 +108,8 @@ def _relocate(state, request, force):
                                   ",".join(str(k) for k in request.relocate_from)))
     outcome = node_evacuate(state, SECONDARY_ONLY if internal else PRIMARY_ONLY, [idx], force)
     result = outcome[0][1]
-    if result[0] == "failed":
-        return ("error", result[1])
+    if result.status == "failed":
+        return ("error", result.reason)
     moved = state.insts[idx]
     return ("ok", [state.nodes[moved.snode if internal else moved.pnode].name])
 
@@ -122,12 +123,12 @@ def answer_document(data, request, outcome):
     moved, failed, jobs = [], [], []
     for idx, result in outcome:
         name = data.instances[idx].name
-        if result[0] == "failed":
-            failed.append([name, result[1]])
+        if result.status == "failed":
+            failed.append([name, result.reason])
         else:
-            _tag, gdx, node_idxs, ops = result
-            moved.append([name, data.groups[gdx].name, [data.nodes[k].name for k in node_idxs]])
-            jobs.append(ops)
+            moved.append([name, data.groups[result.group].name,
+                          [data.nodes[k].name for k in result.nodes]])
+            jobs.append(result.opcodes)
     info = "Request successful: %d instances failed to move and %d were moved successfully" \
         % (len(failed), len(moved))
     return {"success": True, "info": info, "result": [moved, failed, jobs]}
@@ -187,20 +188,18 @@ def evacuate(data, request_or_options, prepared=False):
     touched = set()
     for idx, result in outcome:
         name = data.instances[idx].name
-        if result[0] == "failed":
-            failed.append({"instance": name, "reason": result[1]})
+        if result.status == "failed":
+            failed.append({"instance": name, "reason": result.reason})
             continue
         old, new = _placement(before, idx), _placement(after, idx)
         touched.add(before.nodes[before.insts[idx].pnode].group)
-        touched.add(result[1])
+        touched.add(result.group)
         number = len(moves) + 1
-        jobs += rapi_jobs(len(jobs), number, name, result[3])
-        moves.append({"index": number, "instance": name, "move": move_kind(result[3]),
-                      "jobset": 1,
-                      "old_primary": old["primary"], "old_secondary": old["secondary"],
-                      "old_group": old["group"],
-                      "new_primary": new["primary"], "new_secondary": new["secondary"],
-                      "new_group": new["group"], "opcodes": result[3]})
+        jobs += rapi_jobs(len(jobs), number, name, result.opcodes)
+        moves.append(Move(number, name, move_kind(result.opcodes), 1,
+                          old["primary"], old["secondary"], new["primary"], new["secondary"],
+                          result.opcodes, {"old_group": old["group"], "new_group": new["group"]},
+                          ).record())
     for idx in request.idxs:
         touched.add(before.nodes[before.insts[idx].pnode].group)
     scores = {}
@@ -275,17 +274,11 @@ def iallocator_result(request_doc, ignore_soft_errors=False, no_capacity_checks=
     return answer_document(data, request, outcome)
 
 
-def iallocator_text(request_doc, **options):
-    """hail's stdout line (compact JSON, hail's key order)."""
-    return json.dumps(iallocator_result(request_doc, **options), separators=(",", ":"))
-
-
 # What an IAllocator request file says itself, and options must not contradict.
 _REQUEST_OPTIONS = (("nodes", []), ("instances", []), ("target_groups", []), ("mode", "all"))
 
 
-def _compute(data, opts, save_state=None):
-    del save_state          # nothing to save: hail has no -S state files here
+def _compute(data, opts):
     if data.request is not None:
         conflicts = [name for name, unset in _REQUEST_OPTIONS
                      if opts.get(name) not in (None, unset)]
@@ -312,4 +305,5 @@ def refuse_partial(report, params):
 
 
 EVACUATE = Planner(KIND, "ganeti.htools.ganeti_evacuate_group", OPTIONS, ("numpy",), _compute,
-                   refuse=refuse_partial, details=("jobs",))
+                   refuse=refuse_partial, details=("jobs",), title="Evacuation plan",
+                   table=EVACUATE_OPTIONS, marker="iallocator_result", view=EvacuationView())

@@ -21,6 +21,13 @@ from ..moves import apply_move
 Step = namedtuple("Step", "move new_p new_s")
 
 
+# What became of one instance of an evacuation (node_evacuate, change_group):
+# moved into `group`, onto `nodes` (indices), by the opcodes of one job ...
+Moved = namedtuple("Moved", "status group nodes opcodes")
+# ... or not moved, and why (hail's message).
+Unmoved = namedtuple("Unmoved", "status reason")
+
+
 class Failed(Exception):
     """An instance cannot be moved; the message is hail's, word for word."""
 

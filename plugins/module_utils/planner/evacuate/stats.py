@@ -69,7 +69,7 @@ def update_stats(stats, old, new):
     is_online = not old.offline
     out = []
     for k, stat in enumerate(stats):
-        if (METRICS[k][3] == ONLINE) != is_online:
+        if (METRICS[k].nodes == ONLINE) != is_online:
             out.append(stat)
             continue
         x, y = old_vals[k], new_vals[k]

@@ -180,7 +180,7 @@ def _n1_problem(number, fig, down, nodes):
 
 
 def _usage(fig, down_node=None):
-    """The node's usage record (report/usage.py) during the wave."""
+    """The node's usage record (plan/usage.py) during the wave."""
     node = fig.node if down_node is None else down_node
     record = {"name": node.name, "mem_total": node.t_mem, "disk_total": node.t_dsk,
               "cpus": node.t_cpu, "offline": bool(node.offline)}

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from ...options import Option
+from ...run_tags import RUN_ID
 
 # The hroller flags by their module names (--node-tags, --skip-non-redundant, ...).
 ROLLER_OPTIONS = (
@@ -20,7 +21,7 @@ ROLLER_OPTIONS = (
     # (the rolling_reboot role leaves out the nodes it has done).
     Option("nodes", "list", (), elements="str"),
     Option("exclude_node_tags", "list", (), elements="str"),
-    Option("run_id", "str"),
+    RUN_ID,
     # Not hroller's: judge one given wave (the role's pre-flight) instead of planning.
     Option("wave_targets", "dict"),
 )

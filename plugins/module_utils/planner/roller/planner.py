@@ -12,10 +12,9 @@ runs anything.
 from __future__ import annotations
 
 from ... import run_tags
-from ...backend.detect import load_data_file
 from ...backend.prepare import prepare
-from ...report.summary import reboot_summary
-from ...report.usage import usage_state
+from .summary import reboot_summary
+from ...plan.usage import usage_state
 from ..base import Planner
 from .colouring import smallest_colouring
 from .down import failing_n1, wave_down
@@ -24,6 +23,7 @@ from .evacuation import migrate_off, partition_secondaries
 from .graph import build_graph
 from .nonredundant import partition_nonredundant
 from .options import ROLLER_OPTIONS
+from .view import RebootView
 from .report_text import order_groups, printed_moves, report_lines
 from .selection import find_group, find_master, mark_offline, selected_nodes
 from .state import State
@@ -31,7 +31,7 @@ from .waves import move_record, wave_moves
 
 KIND = "rolling-reboot"
 # Everything a plan records, so that it can be recomputed the same way.
-PLAN_OPTIONS = tuple(o.name for o in ROLLER_OPTIONS) + (
+RECORDED_OPTIONS = tuple(o.name for o in ROLLER_OPTIONS) + (
     "group", "offline_nodes", "util_file", "ignore_dynu", "exclusion_tags",
     "static_kvm_node_memory")
 
@@ -224,12 +224,8 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
     return report
 
 
-def plan_rolling_reboot(data_file, **opts):
-    """Load a data file and plan its rolling reboot; options as in ROLLER_OPTIONS."""
-    data, _fmt = load_data_file(data_file, opts.get("static_kvm_node_memory"))
-    return plan_reboots(data, opts)
-
-
-ROLLER = Planner(KIND, "ganeti.htools.ganeti_rolling_reboot", PLAN_OPTIONS, (),
-                 lambda data, opts, save_state=None: plan_reboots(data, opts),
-                 executes=False, details=("instances_before", "instances_after"))
+ROLLER = Planner(KIND, "ganeti.htools.ganeti_rolling_reboot", RECORDED_OPTIONS, (),
+                 plan_reboots,
+                 executes=False, details=("instances_before", "instances_after"),
+                 title="Rolling reboot plan", table=ROLLER_OPTIONS, marker="waves",
+                 view=RebootView())

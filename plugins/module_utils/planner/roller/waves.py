@@ -23,6 +23,7 @@ from __future__ import annotations
 from ..jobs import step_opcodes
 from ..moves import FAILOVER_AND_REPLACE, FAILOVER_TO_ANY, REPLACE_SECONDARY
 from ...model.vocabulary import MIRROR_EXTERNAL, NO_NODE
+from ...plan.record import Move
 
 INSTANCE_MOVE = "instance_move"     # gnt-instance move: no RAPI resource, downtime
 
@@ -91,18 +92,7 @@ def move_record(data, index, wave, jobset, idx, kind, new_p, new_s):
     inst = data.instances[idx]
     opcodes = [] if kind == INSTANCE_MOVE else \
         step_opcodes(_Step(kind, new_p, new_s), inst, data.nodes)
-    return {
-        "index": index,
-        "wave": wave,
-        "instance": inst.name,
-        "move": kind,
-        "old_primary": _name(data, inst.pnode),
-        "old_secondary": _name(data, inst.snode),
-        "new_primary": _name(data, new_p),
-        "new_secondary": _name(data, new_s),
-        "opcodes": opcodes,
-        "jobset": jobset,
-        "memory_mib": int(inst.mem),
-        "disk_mib": int(inst.dsk),
-        "note": move_note(data, inst, kind, new_p, new_s),
-    }
+    return Move(index, inst.name, kind, jobset, _name(data, inst.pnode),
+                _name(data, inst.snode), _name(data, new_p), _name(data, new_s), opcodes,
+                {"wave": wave, "memory_mib": int(inst.mem), "disk_mib": int(inst.dsk),
+                 "note": move_note(data, inst, kind, new_p, new_s)}).record()

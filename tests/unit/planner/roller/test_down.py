@@ -21,7 +21,8 @@ from kit.paths import EXAMPLE
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import (
-    plan_reboots, plan_rolling_reboot)
+    plan_reboots)
+from kit.plans import plan_rolling_reboot
 
 from .test_invariants import plans
 

@@ -12,8 +12,8 @@ Any other difference is real drift, and the plan is refused as stale.
 
 from __future__ import annotations
 
-from .plans import plan_report, plan_state
-from .snapshot import drift, fingerprint
+from .envelope import plan_report, plan_state
+from .state import drift, fingerprint
 
 # Instance fields a move changes: where it runs, and its serial number.
 _MOVED_FIELDS = ("primary", "secondary", "serial_no")

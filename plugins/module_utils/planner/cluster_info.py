@@ -5,13 +5,13 @@
 
 from __future__ import annotations
 
-from ..backend.detect import load_data_file
 from ..backend.prepare import prepare, select_group
-from ..planner.metrics import (METRIC_NAMES, METRIC_WEIGHTS, breakdown, optimal_score,
-                               total_score, unit_metrics)
+from ..model.records import (bad_nodes, group_records, instance_record, policy_violations,
+                             storage_unit_records)
+from ..plan.lines import count_of, name_list, warning_lines
+from .metrics import (METRIC_NAMES, METRIC_WEIGHTS, breakdown, optimal_score, total_score,
+                      unit_metrics)
 from .nodetable import format_table, node_record
-from .records import bad_nodes, group_records, instance_record, policy_violations, storage_unit_records
-from .summary import info_summary
 
 # Returned only with `details: full`: the per-node and per-instance tables.
 DETAILS = ("nodes", "node_table", "instances", "n1_failing_instances")
@@ -20,12 +20,12 @@ DETAILS = ("nodes", "node_table", "instances", "n1_failing_instances")
 def report(data, selection):
     """The info dict for a selected group of a prepared cluster."""
     rows = breakdown(selection.nodes)
-    values = [v for _n, v, _w in rows]
+    values = [row.value for row in rows]
     n1_nodes, n1_insts = bad_nodes(selection)
     info = {
         "score": total_score(values) if rows else 0.0,
         "optimal_score": optimal_score(selection.nodes),
-        "metrics": dict((name, value) for name, value, _w in rows),
+        "metrics": {row.name: row.value for row in rows},
         "metric_weights": dict(zip(METRIC_NAMES, METRIC_WEIGHTS)),
         "storage_unit_metrics": [
             {"type": unit_type, "key": key, "nodes": count, "free_disk_cv": now,
@@ -52,19 +52,25 @@ def _node_info(node):
     return record
 
 
-def cluster_info(data_file, util_file=None, group=None, offline_nodes=(), exclusion_tags=(),
-                 ignore_dynu=False, static_kvm_node_memory=None, **mond):
-    """Load, prepare and report; raises HtoolsError subclasses on bad input.
-
-    `mond` takes the MonD options (backend.prepare.MOND_OPTIONS)."""
-    data, _fmt = load_data_file(data_file, static_kvm_memory=static_kvm_node_memory)
-    return info_from_data(data, util_file, group, offline_nodes, exclusion_tags, ignore_dynu,
-                          **mond)
-
-
 def info_from_data(data, util_file=None, group=None, offline_nodes=(), exclusion_tags=(),
                    ignore_dynu=False, **mond):
     """Prepare freshly loaded data (file or RAPI) and report on a group."""
     prepare(data, util_file=util_file, offline_nodes=offline_nodes,
             exclusion_tags=exclusion_tags, ignore_dynu=ignore_dynu, **mond)
     return report(data, select_group(data, group))
+
+
+def info_summary(info):
+    """ganeti_cluster_info: score, N+1 failures, policy violations, groups, in a few lines."""
+    groups = info["groups"]
+    lines = ["group %s: score %.8f (lowest possible %.8f), %s, %s" % (
+        info["group"], info["score"], info["optimal_score"], count_of(len(info["nodes"]), "node"),
+        count_of(len(info["instances"]), "instance")),
+        "N+1 failures: %s" % name_list(info["n1_failures"]),
+        "policy violations: %s" % name_list("%s (%s)" % (v["node"], v["reason"])
+                                            for v in info["policy_violations"])]
+    if len(groups) > 1:
+        lines.append("groups: %s" % name_list("%s (%s, %s)" % (
+            g["name"], count_of(g["node_count"], "node"), count_of(g["instance_count"], "instance"))
+            for g in groups))
+    return "\n".join(lines + warning_lines(info.get("warnings", ())))

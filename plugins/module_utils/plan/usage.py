@@ -13,7 +13,7 @@ plan's `node_usage` is a list of states, each `{"state": label, "nodes":
 
 from __future__ import annotations
 
-# record field -> hbal -p field of a balance node record (report/nodetable.py)
+# record field -> hbal -p field of a balance node record (planner/nodetable.py)
 _FROM_NODE_RECORD = (("name", "fqdn"), ("mem_total", "tmem"), ("mem_free", "umem"),
                      ("disk_total", "tdsk"), ("disk_free", "fdsk"), ("cpus", "tcpu"),
                      ("vcpus", "ucpu"), ("primaries", "pcnt"), ("secondaries", "scnt"),

@@ -35,7 +35,8 @@ import uuid
 import zlib
 
 from ..errors import HtoolsError
-from .snapshot import fingerprint
+from .record import CHECKED_MOVE_FIELDS
+from .state import fingerprint
 
 FORMAT_VERSION = 4
 STATE_ENCODING = "json+zlib+base64"
@@ -49,8 +50,6 @@ PLAN_ONLY_KEYS = ("node_usage",)
 # The parts the digest covers, each digested on its own to name an edit.
 _DIGESTED = ("format", "kind", "plan_id", "created", "cluster", "options", "fingerprint",
              "state", "jobsets", "report", "summary")
-_MOVE_FIELDS = (("index", int), ("instance", str), ("move", str), ("opcodes", list),
-                ("jobset", int))
 
 
 class PlanError(HtoolsError):
@@ -200,7 +199,7 @@ def _check_shape(doc, module):
         path = "moves[%d]" % pos
         if not isinstance(move, dict):
             raise _field_error(path, "a mapping", move)
-        for key, kind in _MOVE_FIELDS:
+        for key, kind in CHECKED_MOVE_FIELDS:
             _require(move, key, kind, "%s.%s" % (path, key), module)
         for op_pos, op in enumerate(move["opcodes"]):
             op_path = "%s.opcodes[%d]" % (path, op_pos)

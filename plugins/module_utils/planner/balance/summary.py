@@ -1,0 +1,27 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The summary of a balance plan: the few lines an operator reads before approving it."""
+
+from __future__ import annotations
+
+from ...plan.lines import (domain_suffix, jobset_lines, shorten, warning_lines)
+
+
+def balance_summary(report):
+    """ganeti_balance: score, moves per jobset, stop reason, warnings."""
+    moves = report["moves"]
+    suffix = domain_suffix([m[k] for m in moves for k in (
+        "instance", "old_primary", "old_secondary", "new_primary", "new_secondary")])
+    head = "group %s: score %.8f -> %.8f, %d move%s in %d jobset%s" % (
+        report["group"], report["initial_score"], report["final_score"], len(moves),
+        "" if len(moves) == 1 else "s", len(report["jobsets"]),
+        "" if len(report["jobsets"]) == 1 else "s")
+    lines = [head] + [shorten(line, suffix)
+                      for line in jobset_lines(moves, report["jobsets"], "jobset")]
+    if report.get("stop_reason"):
+        lines.append(report["stop_reason"])
+    if report.get("n1_failures"):
+        lines.append(shorten("N+1 failures before the plan: "
+                             + ", ".join(report["n1_failures"]), suffix))
+    return "\n".join(lines + warning_lines(report.get("warnings", ())))

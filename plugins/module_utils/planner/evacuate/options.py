@@ -1,0 +1,21 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The evacuation's own options, declared once: the module argument spec is built from here."""
+
+from __future__ import annotations
+
+from ...options import Option
+from .node_evac import ALL, MODES
+
+EVACUATE_OPTIONS = (
+    Option("nodes", "list", (), elements="str"),
+    Option("mode", "str", ALL, choices=MODES),
+    Option("instances", "list", (), elements="str"),
+    Option("target_groups", "list", (), elements="str"),
+    Option("ignore_soft_errors", "bool", False),
+    Option("no_capacity_checks", "bool", False),
+    Option("drain", "bool", True),
+    # Not hail's: whether a plan some of whose instances cannot move still runs.
+    Option("allow_partial", "bool", False),
+)
