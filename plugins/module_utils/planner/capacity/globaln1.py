@@ -51,7 +51,9 @@ class Checker:
                     all(a is b for a, b in zip(hit[0], deps)):
                 ok = hit[1]
             else:
-                ok = can_evacuate(state, nodes, insts, ndx, score_over)
+                ok = _quick_verdict(state, nodes, insts, ndx)
+                if ok is None:
+                    ok = can_evacuate(state, nodes, insts, ndx, score_over)
                 self.cache[key] = (deps, ok)
             if not ok:
                 return False
@@ -82,7 +84,7 @@ def _depends_on(state, nodes, insts, ndx, score_over):
     return deps
 
 
-def _diskless_verdict(nodes, insts, node, escape, pending):
+def _diskless_verdict(nodes, insts, node, escape, pending, room=None):
     """True or False when the greedy placement of the pending diskless
     instances is decided whatever node it picks each time, else None.
 
@@ -90,7 +92,8 @@ def _diskless_verdict(nodes, insts, node, escape, pending):
     a node with room `free` takes at least (free - 1) // biggest and at most
     (free - 1) // smallest of them, whichever the greedy order is: enough
     places at the first count is success, too few at the second failure."""
-    frees = [nodes[k].unallocated_mem() for k in escape
+    room = room or {}
+    frees = [room[k] if k in room else nodes[k].unallocated_mem() for k in escape
              if node.mig_tags <= nodes[k].rmig_tags]
     mems = [insts[i].mem for i in pending if insts[i].uses_memory]
     need = sum(mems)
@@ -106,6 +109,51 @@ def _diskless_verdict(nodes, insts, node, escape, pending):
     return None
 
 
+def _failover_room(nodes, insts, node, drbd):
+    """The DRBD failovers of a node's check without simulating them: False
+    when one fails, else {secondary idx: its unallocated memory after}.
+
+    With soft limits ignored a failover only fails on migration tags, or
+    when the secondary's memory left (or a node's disk, which the move does
+    not change) is not above 0.  None where that reading does not hold
+    (storage units, exclusive storage, forthcoming instances)."""
+    if node.storage_units or node.excl_storage:
+        return None
+    room = {}
+    for idx in drbd:
+        inst = insts[idx]
+        sec = nodes[inst.snode]
+        if sec.storage_units or sec.excl_storage or inst.forthcoming:
+            return None
+        if not node.mig_tags <= sec.rmig_tags:
+            return False
+        left = room.get(inst.snode)
+        if left is None:
+            left = sec.unallocated_mem()
+        left -= inst.mem if inst.uses_memory else 0
+        room[inst.snode] = left
+        if left <= 0 or sec.f_dsk <= 0 or (not node.offline and node.f_dsk <= 0):
+            return False
+    return room
+
+
+def _quick_verdict(state, nodes, insts, ndx):
+    """can_evacuate's answer when it is certain without the simulation, else None."""
+    node = nodes[ndx]
+    drbd, other = [], []
+    for idx in node.p_list:
+        (drbd if insts[idx].template == "drbd" else other).append(idx)
+    if any(insts[i].template != "diskless" for i in other):
+        return None
+    room = _failover_room(nodes, insts, node, drbd)
+    if room is None or room is False:
+        return None if room is None else False
+    if not other:
+        return True
+    escape = [k for k in state.members[node.group] if k != ndx]
+    return _diskless_verdict(nodes, insts, node, escape, other, room)
+
+
 def can_evacuate(state, nodes, insts, ndx, score_over=None):
     """canEvacuateNode; re-creations scored over `score_over` (all nodes when None)."""
     insts = list(insts)
@@ -119,11 +167,13 @@ def can_evacuate(state, nodes, insts, ndx, score_over=None):
         nodes, insts[idx] = res[0], res[1]
     gdx = node.group
     escape = [k for k in state.members[gdx] if k != ndx]
-    if other and all(insts[i].template == "diskless" for i in other):
-        verdict = _diskless_verdict(nodes, insts, node, escape, other)
-        if verdict is not None:
-            return verdict
-    for idx in other:
+    only_diskless = all(insts[i].template == "diskless" for i in other)
+    for pos, idx in enumerate(other):
+        if only_diskless:
+            # the rest decided whatever the greedy picks from here on
+            verdict = _diskless_verdict(nodes, insts, node, escape, other[pos:])
+            if verdict is not None:
+                return verdict
         if insts[idx].template not in SHARED:
             continue
         try:
