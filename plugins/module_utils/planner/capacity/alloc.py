@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..metrics import cluster_score
 from ..evacuate.policy import policy_failure
+from ..evacuate.state import copy_node
 from ..evacuate.stats import cluster_stats, stats_score, update_stats
 
 FAIL_MODES = ("FailMem", "FailDisk", "FailCPU", "FailN1", "FailTags", "FailMig",
@@ -88,17 +89,21 @@ def try_alloc(data, nodes, inst, targets, required, force=False, good=None):
 
 def _singles(groups, nodes, inst, targets, force, good):
     collected, fails = [], []
+    policy_fail = {}        # the policy check depends on the group and storage kind only
     for t_idx in targets:
         tgt = nodes[t_idx]
-        fail = policy_failure(inst, groups[tgt.group].ipolicy, tgt.excl_storage)
+        key = (tgt.group, tgt.excl_storage)
+        if key not in policy_fail:
+            policy_fail[key] = policy_failure(inst, groups[tgt.group].ipolicy, tgt.excl_storage)
+        fail = policy_fail[key]
         if fail is None:
-            new_t = tgt.copy()
-            placed = inst.copy()
-            placed.pnode, placed.snode = t_idx, -1
-            fail = new_t.add_pri(placed, force)
+            new_t = copy_node(tgt)
+            fail = new_t.add_pri(inst, force)
         if fail is not None:
             fails.append(fail)
             continue
+        placed = inst.copy()
+        placed.pnode, placed.snode = t_idx, -1
         new_nodes = list(nodes)
         new_nodes[t_idx] = new_t
         collected.insert(0, (cluster_score(new_nodes), {t_idx: new_t}, placed))
@@ -112,20 +117,25 @@ def _singles(groups, nodes, inst, targets, force, good):
 def _pairs(groups, nodes, inst, targets, force, good):
     base = cluster_stats(nodes)
     total = Solution()
+    policy_fail = {}
     for p_idx, secondaries in targets:
         collected, fails = [], []
         tgt_p = nodes[p_idx]
         for s_idx in secondaries:
             tgt_s = nodes[s_idx]
-            fail = policy_failure(inst, groups[tgt_p.group].ipolicy, tgt_p.excl_storage)
+            key = (tgt_p.group, tgt_p.excl_storage)
+            if key not in policy_fail:
+                policy_fail[key] = policy_failure(inst, groups[tgt_p.group].ipolicy,
+                                                  tgt_p.excl_storage)
+            fail = policy_fail[key]
             if fail is None:
                 new = inst.copy()
                 new.location_score = len(tgt_p.location_tags & tgt_s.location_tags)
                 new.pnode, new.snode = p_idx, s_idx
-                new_p = tgt_p.copy()
+                new_p = copy_node(tgt_p)
                 fail = new_p.add_pri(new, force)
             if fail is None:
-                new_s = tgt_s.copy()
+                new_s = copy_node(tgt_s)
                 fail = new_s.add_sec(new, p_idx, False)
             if fail is not None:
                 fails.append(fail)

@@ -48,8 +48,17 @@ def inst_from_spec(spec, template, spindle_use):
                     template, spindle_use=spindle_use, disks=[(spec.dsk, spec.spn)])
 
 
-def shrink(inst, mode):
-    """shrinkByType: the instance one unit smaller in `mode`, or None."""
+def shrink(inst, mode, times=1):
+    """shrinkByType `times` over: the instance smaller in `mode`, or None
+    where one of the shrinks fails."""
+    if times > 1 and mode == "FailDisk":
+        disks = [(size - UNIT_DSK * times, spn) for size, spn in inst.disks]
+        if any(size < UNIT_DSK for size, _spn in disks):
+            return None
+        new = inst.copy()
+        new.disks, new.dsk = disks, inst.dsk - len(inst.disks) * UNIT_DSK * times
+        new.disk_units = (None,) * len(new.disks)
+        return new
     new = inst.copy()
     if mode == "FailMem":
         if inst.mem - UNIT_MEM < UNIT_MEM:
@@ -94,8 +103,29 @@ class Allocator:
         self.required = required
         self.capacity = capacity
         self.checker = checker
+        self._target_groups = None
+        self.memos = {}         # (id(nodes), instance count) -> (nodes, {size: solution})
 
     def try_alloc(self, nodes, insts, inst, capacity):
+        """tryAlloc, remembered per cluster state and instance size: the tiered
+        search probes the same sizes on the same state again and again."""
+        memo = self._memo(nodes, insts)
+        key = (capacity, inst.mem, inst.dsk, inst.vcpus, tuple(inst.disks), inst.spindle_use)
+        sol = memo.get(key)
+        if sol is None:
+            sol = memo[key] = self._try_alloc(nodes, insts, inst, capacity)
+        return sol
+
+    def _memo(self, nodes, insts):
+        key = (id(nodes), len(insts))
+        entry = self.memos.get(key)
+        if entry is None or entry[0] is not nodes:
+            if len(self.memos) >= 4:            # the last few states only
+                self.memos.pop(next(iter(self.memos)))
+            entry = self.memos[key] = (nodes, {})
+        return entry[1]
+
+    def _try_alloc(self, nodes, insts, inst, capacity):
         good = None
         if capacity:
             def good(item):
@@ -120,6 +150,8 @@ class Allocator:
             if sol.best is None or limit == 0:
                 return State(sol.counts(), nodes, insts, ixes)
             _score, changed, placed = sol.best
+            placed = placed.copy()
+            placed.name = new.name
             nodes = list(nodes)
             for idx, node in changed.items():
                 nodes[idx] = node
@@ -181,8 +213,30 @@ class Allocator:
                 return current
             if mode not in sol.failures:
                 return None
-            current = shrink(current, mode)
+            current = shrink(current, mode, self._same_answer_steps(current, mode))
         return None
+
+    def _same_answer_steps(self, inst, mode):
+        """How many disk shrinks leave a diskless instance's tryAlloc answer as
+        it is: its disk size only meets the groups' policy limits, so the
+        answer holds until the size reaches the next limit (1 otherwise)."""
+        if mode != "FailDisk" or inst.template != "diskless" or len(inst.disks) != 1:
+            return 1
+        size = inst.disks[0][0]
+        steps = (size - UNIT_DSK) // UNIT_DSK        # shrinks before going below one unit
+        for gdx in self.target_groups():
+            for lo, hi in self.data.groups[gdx].ipolicy.minmax:
+                if size > hi.disk_size:       # "too big" ends at the limit
+                    steps = min(steps, -(-(size - hi.disk_size) // UNIT_DSK))
+                if size >= lo.disk_size:      # "too small" starts below it
+                    steps = min(steps, (size - lo.disk_size) // UNIT_DSK + 1)
+        return max(1, steps)
+
+    def target_groups(self):
+        if self._target_groups is None:
+            idxs = [t[0] if isinstance(t, tuple) else t for t in self.targets]
+            self._target_groups = sorted({self.data.nodes[k].group for k in idxs})
+        return self._target_groups
 
 
 def guess_step(nodes, inst):
