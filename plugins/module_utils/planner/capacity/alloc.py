@@ -71,23 +71,24 @@ def _collapse(collected, good):
     return dropped, None
 
 
-def try_alloc(data, nodes, inst, targets, required, force=False, good=None):
+def try_alloc(data, nodes, inst, targets, required, force=False, good=None, scope=None):
     """tryAlloc of `inst` (idx, template, sizes set) on `targets` (alloc_nodes).
 
     `good(element)` is the N+1 predicate on (score, {idx: new node}, placed
-    instance), or None for no capacity check."""
+    instance), or None for no capacity check.  Scores are over the nodes of
+    `scope` (indices; default all), the node list tryAlloc is given."""
     good = good or (lambda _item: True)
     groups = data.groups
     if required == 1:
         if not targets:
             raise NoNodes("No online nodes")
-        return _singles(groups, nodes, inst, targets, force, good)
+        return _singles(groups, nodes, inst, targets, force, good, scope)
     if not targets:
         raise NoNodes("Not enough online nodes")
-    return _pairs(groups, nodes, inst, targets, force, good)
+    return _pairs(groups, nodes, inst, targets, force, good, scope)
 
 
-def _singles(groups, nodes, inst, targets, force, good):
+def _singles(groups, nodes, inst, targets, force, good, scope=None):
     collected, fails = [], []
     policy_fail = {}        # the policy check depends on the group and storage kind only
     for t_idx in targets:
@@ -106,7 +107,8 @@ def _singles(groups, nodes, inst, targets, force, good):
         placed.pnode, placed.snode = t_idx, -1
         new_nodes = list(nodes)
         new_nodes[t_idx] = new_t
-        collected.insert(0, (cluster_score(new_nodes), {t_idx: new_t}, placed))
+        scored = new_nodes if scope is None else [new_nodes[k] for k in scope]
+        collected.insert(0, (cluster_score(scored), {t_idx: new_t}, placed))
     sol = Solution()
     dropped, sol.best = _collapse(collected, good)
     sol.failures = ["FailN1"] * dropped + fails[::-1]
@@ -114,8 +116,8 @@ def _singles(groups, nodes, inst, targets, force, good):
     return sol
 
 
-def _pairs(groups, nodes, inst, targets, force, good):
-    base = cluster_stats(nodes)
+def _pairs(groups, nodes, inst, targets, force, good, scope=None):
+    base = cluster_stats(nodes if scope is None else [nodes[k] for k in scope])
     total = Solution()
     policy_fail = {}
     for p_idx, secondaries in targets:
