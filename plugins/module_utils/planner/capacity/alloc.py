@@ -12,6 +12,7 @@ Pairs are collapsed per primary first, then the primaries' bests compared
 
 from __future__ import annotations
 
+from ...numfmt import hs_fixed
 from ..metrics import cluster_score
 from ..evacuate.policy import policy_failure
 from ..evacuate.state import copy_node
@@ -42,7 +43,6 @@ class Solution:
         if self.best is None:
             return "No valid allocation solutions, failure reasons: " + \
                 (reasons if self.failures else "unknown reasons")
-        from ...numfmt import hs_fixed
         return "score: %s, successes %d, failures %d (%s) for node(s) %s" % (
             hs_fixed(self.best[0], 8), self.allocs, len(self.failures), reasons,
             "/".join(names(self.best)))

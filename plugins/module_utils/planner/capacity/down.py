@@ -21,7 +21,7 @@ from ..evacuate.capacity import SHARED
 from ..evacuate.single import best_single
 from ..evacuate.state import EvacState, Failed, apply
 from ..moves import FAILOVER, FAILOVER_TO_ANY
-from .globaln1 import Checker, can_evacuate
+from .globaln1 import can_evacuate
 
 
 def _resolve(data, names):
@@ -73,7 +73,6 @@ def take_down(data, names):
         node.offline = True
         nodes[ndx] = node
     data.nodes, data.instances = nodes, insts
-    checker = Checker(data, skip_offline=True)
     groups = []
     for gdx in sorted({n.group for n in nodes}):
         members = [n for n in nodes if n.group == gdx]
@@ -89,6 +88,5 @@ def take_down(data, names):
         groups.append(dict(group=data.groups[gdx].name, n1_failures=short,
                            cannot_be_emptied=binding,
                            n1_happy=not short and binding is None))
-    assert checker
     return dict(nodes=[nodes[k].name for k in down], moved_instances=moved,
                 unplaced=unplaced, groups=groups)

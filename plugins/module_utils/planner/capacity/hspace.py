@@ -15,8 +15,7 @@ import sys
 
 from ...errors import HtoolsError
 from ...model.instance import Instance
-from .alloc import NoNodes, alloc_nodes, try_alloc
-from .globaln1 import Checker
+from .alloc import NoNodes, try_alloc
 
 UNIT_MEM, UNIT_DSK, UNIT_CPU, UNIT_SPN = 64, 256, 1, 1
 

@@ -50,7 +50,7 @@ def capacity_report(data, params):
         standard=dict(spec=_spec_dict(run["standard_spec"]),
                       instances=len(standard.state.ixes),
                       fail_reason=standard.reasons[0][0] if standard.reasons else None,
-                      failures={m: c for m, c in standard.reasons}),
+                      failures=dict(standard.reasons)),
         tiered=dict(initial_spec=_spec_dict(run["tiered_spec"]),
                     instances=len(tiered.state.ixes),
                     specs=[dict(_spec_dict(s), count=c) for s, c in tiered.spec_map]),
@@ -59,15 +59,15 @@ def capacity_report(data, params):
         allocation_stopped=run["stopped"],
     )
     if params.get("details") == "full":
-        result["standard"]["placements"] = _placements(data, standard.state)
-        result["tiered"]["placements"] = _placements(data, tiered.state)
+        result["standard"]["placements"] = _placements(standard.state)
+        result["tiered"]["placements"] = _placements(tiered.state)
     if down is not None:
         result["down"] = down
     result["summary"] = summary(result, machine)
     return result
 
 
-def _placements(data, state):
+def _placements(state):
     names = [n.name for n in state.nodes]
     return [dict(name=i.name, primary=names[i.pnode],
                  secondary=names[i.snode] if i.snode >= 0 else None,
@@ -86,8 +86,8 @@ def summary(result, machine):
                  "then %s binds" % (spec["memory"], spec["disk"], spec["vcpus"],
                                     result["disk_template"], std["instances"],
                                     _resource(std["fail_reason"])))
-    tiers = ", ".join("%d x %d MiB / %d MiB / %d vCPU" % (t["count"], t["memory"], t["disk"],
-                                                       t["vcpus"]) for t in trl["specs"])
+    tiers = ", ".join("%d x %d MiB / %d MiB / %d vCPU"
+                      % (t["count"], t["memory"], t["disk"], t["vcpus"]) for t in trl["specs"])
     lines.append("tiered: %s" % (tiers or "no instance fits"))
     down = result.get("down")
     if down is not None:
@@ -96,8 +96,8 @@ def summary(result, machine):
                                            "every group N+1 happy" if not bad else
                                            "not N+1 happy: " + ", ".join(bad)))
         for stuck in down["unplaced"]:
-            lines.append("  %s cannot leave %s: %s" % (stuck["instance"], stuck["node"],
-                                                      stuck["reason"]))
+            lines.append("  %s cannot leave %s: %s"
+                         % (stuck["instance"], stuck["node"], stuck["reason"]))
     return "\n".join(lines)
 
 

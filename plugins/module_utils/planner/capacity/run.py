@@ -7,7 +7,9 @@ standard allocation, and the HTS_* keys of `hspace --machine-readable`."""
 from __future__ import annotations
 
 from ...errors import HtoolsError
-from .alloc import FAIL_MODES, alloc_nodes
+from ...model.vocabulary import fdiv
+from ...numfmt import hs_fixed
+from .alloc import alloc_nodes
 from .cstats import CStats, cluster_keys, delta_keys, phase_keys
 from .globaln1 import Checker
 from .hspace import Allocator, RSpec, State, inst_from_spec, spec_of, with_depth
@@ -33,7 +35,7 @@ def spec_map(ixes):
             out[-1][1] += 1
         else:
             out.append([spec, 1])
-    return [(spec, count) for spec, count in out]
+    return [tuple(item) for item in out]
 
 
 def sort_reasons(counts):
@@ -129,8 +131,6 @@ def hspace(data, options):
         raise HtoolsError("Internal error, no failure reasons?!")
     keys += phase_keys("FIN", fin)
     total = len(insts) + allocs
-    from ...numfmt import hs_fixed
-    from ...model.vocabulary import fdiv
     keys += [("ALLOC_USAGE", hs_fixed(fdiv(float(len(insts)), float(total)), 8)),
              ("ALLOC_INSTANCES", "%d" % allocs),
              ("ALLOC_FAIL_REASON", standard.reasons[0][0].upper())]
@@ -141,5 +141,3 @@ def hspace(data, options):
                 bad_nodes=[n.name for n in bad_nodes],
                 bad_groups=[data.groups[g].name for g in bad_groups], stopped=stop)
 
-
-assert FAIL_MODES
