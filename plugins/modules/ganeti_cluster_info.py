@@ -480,7 +480,8 @@ hcheck:
   description:
     - With O(hcheck) - C(machine_readable), every key C(hcheck --machine-readable) prints
       with the value string it prints (quotes removed), and the verdicts C(healthy)
-      (no problem found, hcheck's exit status 0), C(needs_rebalance) (its opposite),
+      (no problem found; C(hcheck) then exits with status 0, as it also does with
+      O(no_simulation)), C(needs_rebalance) (its opposite),
       C(healthy_after_rebalance) (no problem left after the simulated rebalance) and
       C(simulated) (whether the rebalance was simulated).
   returned: when hcheck is true
