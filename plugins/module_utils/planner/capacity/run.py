@@ -140,4 +140,3 @@ def hspace(data, options):
                 template=template, tiered_spec=tspecs[0], standard_spec=sspec,
                 bad_nodes=[n.name for n in bad_nodes],
                 bad_groups=[data.groups[g].name for g in bad_groups], stopped=stop)
-
