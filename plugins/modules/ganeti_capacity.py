@@ -42,7 +42,7 @@ options:
       - Their DRBD primaries fail over to their secondaries and their other movable
         instances move to the best other node of the group (hard limits only, as
         Ganeti's own N+1 check moves them); instances that cannot leave are listed in
-        RV(down.unplaced). The nodes are then offline and the capacity figures are
+        RV(down) (C(unplaced)). The nodes are then offline and the capacity figures are
         those of that state.
       - Not an C(hspace) option; without it the result is C(hspace)'s.
     type: list
