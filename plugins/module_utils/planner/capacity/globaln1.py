@@ -1,0 +1,202 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""htools' global N+1 predicate as hspace and hail's allocations use it.
+
+A state is redundant when every checked node can be emptied: DRBD
+primaries failed over, shared-storage primaries moved within the group,
+the rest re-created elsewhere in the group (largest memory first).  The
+per-node check is evacuate/capacity.py's; here the re-creation is scored
+over the nodes the check was given (the whole cluster, or one group for
+hspace --independent-groups), and offline nodes or whole groups can be
+left out, as hspace's options ask.
+"""
+
+from __future__ import annotations
+
+from ..metrics import cluster_score
+from ..moves import FAILOVER, FAILOVER_TO_ANY
+from ..evacuate.capacity import SHARED
+from ..evacuate.policy import policy_failure
+from ..evacuate.single import best_single, pick_last_min
+from ..evacuate.state import EvacState, Failed, apply
+
+
+class Checker:
+    """redundant(nodes, insts) for one cluster; `skip_offline` is hspace's
+    --accept-existing-errors, `ignore_groups` its --independent-groups."""
+
+    def __init__(self, data, skip_offline=False, ignore_groups=()):
+        self.data = data
+        self.skip_offline = skip_offline
+        self.ignore_groups = frozenset(ignore_groups)
+        # node idx -> (the node objects its last check read, its result); nodes
+        # are replaced, never changed, so the same objects give the same answer
+        self.cache = {}
+
+    def checked(self, nodes, scope=None):
+        pool = nodes if scope is None else [nodes[k] for k in scope]
+        return [n.idx for n in pool
+                if n.group not in self.ignore_groups and not (self.skip_offline and n.offline)]
+
+    def redundant(self, nodes, insts, scope=None):
+        """Every checked node (of `scope`, node indices, default all) evacuable?"""
+        state = EvacState(self.data, nodes, insts)
+        score_over = None if scope is None else list(scope)
+        for ndx in self.checked(nodes, scope):
+            deps = _depends_on(state, nodes, insts, ndx, score_over)
+            key = (ndx, score_over is None)
+            hit = self.cache.get(key)
+            if hit is not None and len(hit[0]) == len(deps) and \
+                    all(a is b for a, b in zip(hit[0], deps)):
+                ok = hit[1]
+            else:
+                ok = _quick_verdict(state, nodes, insts, ndx)
+                if ok is None:
+                    ok = can_evacuate(state, nodes, insts, ndx, score_over)
+                self.cache[key] = (deps, ok)
+            if not ok:
+                return False
+        return True
+
+    def group_redundant(self, nodes, insts, gdx):
+        """redundantGrp: the group's nodes only (scores over them too)."""
+        return self.redundant(nodes, insts, [n.idx for n in nodes if n.group == gdx])
+
+
+def _depends_on(state, nodes, insts, ndx, score_over):
+    """The node objects a node's check reads: itself and its DRBD
+    secondaries, and with any other primary its whole group (and, for a
+    re-creation, every scored node)."""
+    node = nodes[ndx]
+    deps = [node]
+    other = False
+    for idx in node.p_list:
+        inst = insts[idx]
+        if inst.template == "drbd":
+            deps.append(nodes[inst.snode])
+        else:
+            other = other or ("recreate" if inst.template not in SHARED else True)
+    if other:
+        deps.extend(nodes[k] for k in state.members[node.group])
+    if other == "recreate":
+        deps.extend(nodes if score_over is None else [nodes[k] for k in score_over])
+    return deps
+
+
+def _diskless_verdict(nodes, insts, node, escape, pending, room=None):
+    """True or False when the greedy placement of the pending diskless
+    instances is decided whatever node it picks each time, else None.
+
+    A node takes an instance while its unallocated memory stays above 0, so
+    a node with room `free` takes at least (free - 1) // biggest and at most
+    (free - 1) // smallest of them, whichever the greedy order is: enough
+    places at the first count is success, too few at the second failure."""
+    room = room or {}
+    frees = [room[k] if k in room else nodes[k].unallocated_mem() for k in escape
+             if node.mig_tags <= nodes[k].rmig_tags]
+    mems = [insts[i].mem for i in pending if insts[i].uses_memory]
+    need = sum(mems)
+    if any(free - need > 0 for free in frees):
+        return True
+    if len(mems) != len(pending) or min(mems) <= 0:
+        return None
+    count = len(mems)
+    if sum((free - 1) // max(mems) for free in frees if free > 0) >= count:
+        return True
+    if sum((free - 1) // min(mems) for free in frees if free > 0) < count:
+        return False
+    return None
+
+
+def _failover_room(nodes, insts, node, drbd):
+    """The DRBD failovers of a node's check without simulating them: False
+    when one fails, else {secondary idx: its unallocated memory after}.
+
+    With soft limits ignored a failover only fails on migration tags, or
+    when the secondary's memory left (or a node's disk, which the move does
+    not change) is not above 0.  None where that reading does not hold
+    (storage units, exclusive storage, forthcoming instances)."""
+    if node.storage_units or node.excl_storage:
+        return None
+    room = {}
+    for idx in drbd:
+        inst = insts[idx]
+        sec = nodes[inst.snode]
+        if sec.storage_units or sec.excl_storage or inst.forthcoming:
+            return None
+        if not node.mig_tags <= sec.rmig_tags:
+            return False
+        left = room.get(inst.snode)
+        if left is None:
+            left = sec.unallocated_mem()
+        left -= inst.mem if inst.uses_memory else 0
+        room[inst.snode] = left
+        if left <= 0 or sec.f_dsk <= 0 or (not node.offline and node.f_dsk <= 0):
+            return False
+    return room
+
+
+def _quick_verdict(state, nodes, insts, ndx):
+    """can_evacuate's answer when it is certain without the simulation, else None."""
+    node = nodes[ndx]
+    drbd, other = [], []
+    for idx in node.p_list:
+        (drbd if insts[idx].template == "drbd" else other).append(idx)
+    if any(insts[i].template != "diskless" for i in other):
+        return None
+    room = _failover_room(nodes, insts, node, drbd)
+    if room is None or room is False:
+        return None if room is None else False
+    if not other:
+        return True
+    escape = [k for k in state.members[node.group] if k != ndx]
+    return _diskless_verdict(nodes, insts, node, escape, other, room)
+
+
+def can_evacuate(state, nodes, insts, ndx, score_over=None):
+    """canEvacuateNode; re-creations scored over `score_over` (all nodes when None)."""
+    insts = list(insts)
+    node = nodes[ndx]
+    drbd = [i for i in node.p_list if insts[i].template == "drbd"]
+    other = [i for i in node.p_list if insts[i].template != "drbd"]
+    for idx in drbd:
+        res = apply(nodes, insts[idx], FAILOVER, None, True)
+        if isinstance(res, str):
+            return False
+        nodes, insts[idx] = res[0], res[1]
+    gdx = node.group
+    escape = [k for k in state.members[gdx] if k != ndx]
+    only_diskless = all(insts[i].template == "diskless" for i in other)
+    for pos, idx in enumerate(other):
+        if only_diskless:
+            # the rest decided whatever the greedy picks from here on
+            verdict = _diskless_verdict(nodes, insts, node, escape, other[pos:])
+            if verdict is not None:
+                return verdict
+        if insts[idx].template not in SHARED:
+            continue
+        try:
+            nodes, insts[idx], _ops = best_single(state, nodes, insts[idx], gdx, escape,
+                                                  FAILOVER_TO_ANY, True)
+        except Failed:
+            return False
+    rest = [insts[i] for i in other if insts[i].template not in SHARED]
+    rest.sort(key=lambda inst: -inst.mem)        # stable: equal sizes keep list order
+    for inst in rest:
+        cands = []
+        for target in escape:
+            tnode = nodes[target]
+            if policy_failure(inst, state.data.groups[tnode.group].ipolicy, tnode.excl_storage):
+                continue
+            placed = tnode.copy()
+            if placed.add_pri(inst, True) is not None:
+                continue
+            new_nodes = list(nodes)
+            new_nodes[target] = placed
+            scored = new_nodes if score_over is None else [new_nodes[k] for k in score_over]
+            cands.append((cluster_score(scored), new_nodes))
+        if not cands:
+            return False
+        nodes = cands[pick_last_min([c[0] for c in cands])][1]
+    return True

@@ -1,0 +1,76 @@
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Benchmark: ganeti_capacity against the real hspace on the same clusters.
+
+For every size N it generates a DRBD cluster (20 instances per node, 20 % of
+the nodes empty, tests/bench/gen_drbd.py) and times, as separate processes
+in the same run:
+
+* ``hspace --machine-readable -t FILE``;
+* the module through the ansible CLI, ``ansible localhost -m
+  ganeti.htools.ganeti_capacity -a data_file=FILE`` (the whole process).
+
+The module's `machine_readable` must equal hspace's keys and values.  Wall
+and CPU (user+sys) seconds are printed, and the hspace/ours ratios.
+
+    python tests/bench/bench_capacity.py --sizes 40,80,160
+
+This is a measurement script, not a test: nothing here is timed by pytest.
+"""
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))      # tests/: the kit
+
+from bench_roller import timed  # noqa: E402
+from gen_drbd import generate  # noqa: E402
+from kit.ansible_cli import ansible_env, parse_result, tool  # noqa: E402
+from kit.paths import HSPACE  # noqa: E402
+
+MODULE = "ganeti.htools.ganeti_capacity"
+
+
+def run_module(data, work):
+    wall, cpu, _rss, out = timed([tool("ansible", skip=False), "localhost", "-m", MODULE,
+                                  "-a", "data_file=%s" % data], data + ".ansible",
+                                 env=ansible_env(), cwd=work)
+    status, result = parse_result(out, out)
+    if status != "SUCCESS":
+        raise SystemExit("the module failed on %s: %s" % (data, json.dumps(result)[:500]))
+    return wall, cpu, result["machine_readable"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
+    parser.add_argument("--sizes", default="40,80,160")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cache", help="directory keeping the data files")
+    args = parser.parse_args()
+    work = args.cache or tempfile.mkdtemp(prefix="htools-bench-capacity-")
+    os.makedirs(work, exist_ok=True)
+    print("%6s %6s | %16s | %16s | %15s %s" % ("nodes", "insts", "hspace wall/cpu",
+                                               "ansible wall/cpu", "ratio wall/cpu", "keys"))
+    for size in [int(x) for x in args.sizes.split(",") if x]:
+        data = os.path.join(work, "drbd-%d-s%d.data" % (size, args.seed))
+        if not os.path.exists(data):
+            with open(data, "w", encoding="utf-8") as handle:
+                handle.write(generate(size, args.seed))
+        m_wall, m_cpu, ours = run_module(data, work)
+        h_wall, h_cpu, _rss, h_out = timed([HSPACE, "--machine-readable", "-t", data],
+                                           data + ".hspace")
+        theirs = dict(line.replace("'", "").split("=", 1) for line in h_out.splitlines())
+        verdict = "identical" if theirs == ours else "DIFFERENT"
+        print("%6d %6d | %7.2f / %6.2f | %7.2f / %6.2f | %6.1fx / %5.1fx %s"
+              % (size, size * 20, h_wall, h_cpu, m_wall, m_cpu, h_wall / m_wall, h_cpu / m_cpu,
+                 verdict))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""ganeti_allocate's answers against the real hail 3.0.2.
+
+Generated allocate, multi-allocate and allocate-secondary requests
+(tests/gen/alloc_gen.py, on ialloc_gen's clusters: every group policy,
+offline and drained nodes, exclusive storage - hail's dedicated-cluster
+path -, networks, tags), with no option, --ignore-soft-errors and
+--no-capacity-checks; the parsed JSON documents must be identical.
+ALLOCATE_PARITY_REQUESTS sets the number of requests (default 120).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from gen import alloc_gen
+from kit.paths import HAIL
+
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.ialloc import load_ialloc
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare
+from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.allocate.hail import answer
+
+COUNT = int(os.environ.get("ALLOCATE_PARITY_REQUESTS", "120"))
+OPTION_SETS = ([], ["--ignore-soft-errors"], ["--no-capacity-checks"])
+
+
+@pytest.fixture(scope="module")
+def hail():
+    if not os.access(HAIL, os.X_OK):
+        pytest.skip("hail not available at %s" % HAIL)
+    return HAIL
+
+
+def _ours(doc, argv):
+    data, req = load_ialloc(json.loads(json.dumps(doc)))
+    prepare(data)
+    return answer(data, req, force="--ignore-soft-errors" in argv,
+                  capacity="--no-capacity-checks" not in argv)
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_generated_requests(hail, tmp_path, chunk):
+    bad, kinds = [], set()
+    for seed in range(chunk, COUNT, 4):
+        doc = alloc_gen.generate(seed)
+        argv = OPTION_SETS[seed % len(OPTION_SETS)]
+        path = str(tmp_path / ("r%d.json" % seed))
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(doc, handle)
+        proc = subprocess.run([hail] + argv + [path], capture_output=True, text=True,
+                              timeout=300, check=False)
+        if proc.returncode:
+            with pytest.raises(HtoolsError):
+                _ours(doc, argv)
+            continue
+        theirs = json.loads(proc.stdout)
+        kinds.add((doc["request"]["type"], theirs["success"]))
+        ours = _ours(doc, argv)
+        if ours != theirs:
+            bad.append((seed, argv, theirs, ours))
+    assert not bad, "%d differ; first: %s" % (len(bad), bad[0])
+    assert len(kinds) >= 3, kinds
+
+
+def test_requests_cover_the_features():
+    seen = set()
+    for seed in range(COUNT):
+        seen |= alloc_gen.features(alloc_gen.generate(seed))
+    assert set(alloc_gen.FEATURES) <= seen, sorted(set(alloc_gen.FEATURES) - seen)
