@@ -507,6 +507,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.cluster_info import (
     DETAILS, info_from_data)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.hcheck_info import hcheck_info
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.registry import planner
 
 
 def _report(data, params):
@@ -517,7 +518,7 @@ def _report(data, params):
 
 def main():
     argument_spec = argspecs.combine(argspecs.data_source(), argspecs.mond(), argspecs.rapi(),
-                                     argspecs.details(), argspecs.balance_options(),
+                                     argspecs.details(), argspecs.planner_options(planner("balance")),
                                      hcheck=dict(type="bool", default=False),
                                      no_simulation=dict(type="bool", default=False),
                                      no_capacity_checks=dict(type="bool", default=False))
