@@ -216,7 +216,7 @@ vmlab-roll: deps link
 	@if [ "$$(id -u)" != 0 ]; then \
 	  echo "error: the vm lab needs root (QEMU VMs in a network namespace)" >&2; exit 1; \
 	fi
-	HTOOLS_REQUIRE_VMLAB=1 $(BIN)/pytest tests/vmlab -m vmlab_roll $(VMLAB_ARGS)
+	VMLAB_SSH_REUSE=1 HTOOLS_REQUIRE_VMLAB=1 $(BIN)/pytest tests/vmlab -m vmlab_roll $(VMLAB_ARGS)
 
 # ansible-test sanity on the ansible-core of requirements.txt, every test, on a
 # copy of the files git knows (hacking/sanity.sh).
