@@ -210,7 +210,9 @@ def main():
                     "live one; without check mode they run there" % ", ".join(params["checks"]))
     result = {"changed": False}
     try:
-        snapshot = Snapshot.read(client)
+        # a silent node is one of the findings here: 15 seconds of patience,
+        # not the minute a planning read waits for it
+        snapshot = Snapshot.read(client, retries=3, wait=5.0)
         disk_problems = []
         if "disks_in_sync" in params["checks"]:
             disk_problems, result["disks"], result["changed"] = check_disks(module, client,
