@@ -316,6 +316,7 @@ class DrbdSampler(threading.Thread):
         self.on_sample = on_sample
         self.stop_event = threading.Event()
         self.samples, self.errors = [], []
+        self.nodes = sorted({n for by_node in minors.values() for n in by_node})
         self.boot_ids = collections.defaultdict(list)   # node -> distinct boot ids seen
 
     def run(self):
@@ -347,18 +348,17 @@ class DrbdSampler(threading.Thread):
                 'drbd': parse_proc_drbd('\n'.join(lines[2:]))}
 
     def sample(self):
-        nodes = sorted({n for by_node in self.minors.values() for n in by_node})
         threads, seen = [], {}
-        for node in nodes:
+        for node in self.nodes:
             thread = threading.Thread(target=lambda n=node: seen.__setitem__(n, self._read(n)))
             thread.start()
             threads.append(thread)
         for thread in threads:
             thread.join()
-        for node in nodes:
+        for node in self.nodes:
             if seen[node] and seen[node]['boot_id'] not in self.boot_ids[node]:
                 self.boot_ids[node].append(seen[node]['boot_id'])
-        sample = {'time': time.time(), 'nodes': nodes, 'seen': seen}
+        sample = {'time': time.time(), 'seen': seen}
         self.samples.append(sample)
         if self.on_sample:
             self.on_sample(sample)
@@ -368,7 +368,7 @@ class DrbdSampler(threading.Thread):
         was down only if it came back with another boot id (or never came
         back): on a busy host a running node can miss the answer timeout."""
         down = collections.defaultdict(set)
-        for node in sorted({n for s in self.samples for n in s['nodes']}):
+        for node in self.nodes:
             gap, last_boot = [], None
             for pos, sample in enumerate(self.samples):
                 seen = sample['seen'].get(node)
@@ -408,10 +408,6 @@ class DrbdSampler(threading.Thread):
                     if device is None or not device['ds'].startswith('UpToDate/'):
                         violations.append((sample['time'], node, instance, peer, device))
         return violations, unverified
-
-    @property
-    def violations(self):
-        return self.verdict()[0]
 
     def figures(self):
         violations, unverified = self.verdict()

@@ -16,7 +16,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 from vmkit import DrbdSampler  # noqa: E402  pylint: disable=wrong-import-position
 
 MINORS = {'inst1': {'node1': 0, 'node2': 0}}
-NODES = ['node1', 'node2']
 
 
 def _seen(boot, ds='UpToDate/UpToDate', state='running'):
@@ -26,7 +25,7 @@ def _seen(boot, ds='UpToDate/UpToDate', state='running'):
 def _sampler(rounds):
     sampler = DrbdSampler(lab=None, minors=MINORS)
     for pos, seen in enumerate(rounds):
-        sampler.samples.append({'time': float(pos), 'nodes': NODES, 'seen': seen})
+        sampler.samples.append({'time': float(pos), 'seen': seen})
     return sampler
 
 
