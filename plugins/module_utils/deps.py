@@ -11,7 +11,9 @@ bug and is left to surface.
 
 from __future__ import annotations
 
+import ctypes
 import importlib
+import sys
 import traceback
 
 _ERRORS = {}
@@ -26,7 +28,33 @@ def _optional(name):
         except ImportError:
             _ERRORS[name] = traceback.format_exc()
             _LOADED[name] = None
+        if name == "numpy" and _LOADED[name] is not None:
+            keep_freed_memory()
     return _LOADED[name]
+
+
+# glibc's mallopt parameters
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_KEEP_BELOW = 1 << 30
+
+
+def keep_freed_memory():
+    """Let glibc keep the memory numpy frees, for the life of this process.
+
+    The searches allocate and free large temporary arrays many times a step;
+    by default glibc maps each one anew and unmaps it on free, and every page
+    is faulted in again: a sixth of a balance's time went to the kernel.  A
+    module's process is short-lived, so holding its peak until it exits costs
+    nothing.  Elsewhere than glibc (or without ctypes' libc) nothing changes.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(_M_MMAP_THRESHOLD, _KEEP_BELOW)) and bool(
+        mallopt(_M_TRIM_THRESHOLD, _KEEP_BELOW))
 
 
 def __getattr__(name):

@@ -471,17 +471,18 @@ resumed:
 
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.registry import planner
+# the planner itself, not the registry: AnsiballZ ships what a module imports
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import BALANCE
 
 
 def main():
-    balance = planner("balance")
+    balance = BALANCE
     argument_spec = argspecs.combine(
         argspecs.data_source(), argspecs.mond(), argspecs.planner_options(balance), argspecs.rapi(),
         argspecs.jobs(),
         argspecs.execution(), argspecs.plan_report(), argspecs.details(),
         save_state=dict(type="path"))
-    HtoolsModule(argument_spec, needs=balance.needs).run_plan(balance)
+    HtoolsModule(argument_spec, needs=balance.needs, checked=balance.table).run_plan(balance)
 
 
 if __name__ == '__main__':

@@ -507,7 +507,8 @@ from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.cluster_info import (
     DETAILS, info_from_data)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.hcheck_info import hcheck_info
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.registry import planner
+# the planner itself, not the registry: AnsiballZ ships what a module imports
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import BALANCE
 
 
 def _report(data, params):
@@ -518,11 +519,11 @@ def _report(data, params):
 
 def main():
     argument_spec = argspecs.combine(argspecs.data_source(), argspecs.mond(), argspecs.rapi(),
-                                     argspecs.details(), argspecs.planner_options(planner("balance")),
+                                     argspecs.details(), argspecs.planner_options(BALANCE),
                                      hcheck=dict(type="bool", default=False),
                                      no_simulation=dict(type="bool", default=False),
                                      no_capacity_checks=dict(type="bool", default=False))
-    HtoolsModule(argument_spec).run_report(_report, details=DETAILS)
+    HtoolsModule(argument_spec, checked=BALANCE.table).run_report(_report, details=DETAILS)
 
 
 if __name__ == '__main__':

@@ -301,17 +301,18 @@ drift:
 
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.registry import planner
+# the planner itself, not the registry: AnsiballZ ships what a module imports
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.plan import EVACUATE
 
 
 def main():
-    evacuate = planner("evacuate")
+    evacuate = EVACUATE
     argument_spec = argspecs.combine(
         argspecs.data_file(), argspecs.rapi(), argspecs.jobs(), argspecs.execution(),
         argspecs.plan_report(), argspecs.details(), argspecs.lock_owner(),
         argspecs.planner_options(evacuate),
     )
-    HtoolsModule(argument_spec, needs=evacuate.needs,
+    HtoolsModule(argument_spec, needs=evacuate.needs, checked=evacuate.table,
                  mutually_exclusive=[("nodes", "instances")]).run_plan(evacuate)
 
 

@@ -116,6 +116,7 @@ import time
 
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils.live import lock as cluster_lock
+from ansible_collections.ganeti.htools.plugins.module_utils.live.jobs import run_job
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
 
@@ -154,8 +155,8 @@ def take(module, client, owner):
 def give_back(module, client, owner):
     tags = _own_tags(client, owner)
     if tags and not module.ansible.check_mode:
-        job = client.delete_cluster_tags(tags, reason=REASON + ":release")
-        client.wait_job(job, timeout=module.params["job_timeout"])
+        run_job(client, lambda: client.delete_cluster_tags(tags, reason=REASON + ":release"),
+                module.params["job_timeout"])
     verb = "would be" if module.ansible.check_mode else "was"
     return {"changed": bool(tags), "tag": None, "expires": None,
             "summary": ("lock of %s %s released" % (owner, verb)) if tags

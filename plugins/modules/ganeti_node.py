@@ -128,6 +128,7 @@ jobs:
 '''
 
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
+from ansible_collections.ganeti.htools.plugins.module_utils.live.jobs import run_job
 from ansible_collections.ganeti.htools.plugins.module_utils.live.lock import require_lock
 from ansible_collections.ganeti.htools.plugins.module_utils.live.node_flags import (
     describe, expected_view, node_changes, node_view, wait_live)
@@ -149,19 +150,22 @@ def run(module, client, preview=False):
     if module.ansible.check_mode:
         return result
 
-    def wait(job):
-        result["jobs"].append(job)
-        client.wait_job(job, timeout=params["job_timeout"])
+    def run(submit):
+        def submitted():
+            job = submit()
+            result["jobs"].append(job)
+            return job
+        run_job(client, submitted, params["job_timeout"])
 
     # tags first: a run that marks the nodes it drains (a rolling reboot) finds
     # the mark on every node it drained, even if it was interrupted in between
     if add:
-        wait(client.add_node_tags(before["name"], add, reason=REASON))
+        run(lambda: client.add_node_tags(before["name"], add, reason=REASON))
     if flags:
-        wait(client.modify_node(before["name"], reason=REASON,
-                                auto_promote=params["auto_promote"], **flags))
+        run(lambda: client.modify_node(before["name"], reason=REASON,
+                                       auto_promote=params["auto_promote"], **flags))
     if remove:
-        wait(client.delete_node_tags(before["name"], remove, reason=REASON))
+        run(lambda: client.delete_node_tags(before["name"], remove, reason=REASON))
     if params["wait_for_live"]:
         wait_live(client, before["name"], params["wait_timeout"])
     result["node"] = node_view(client.node(before["name"]))

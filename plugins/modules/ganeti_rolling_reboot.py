@@ -458,15 +458,16 @@ drift:
 
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.registry import planner
+# the planner itself, not the registry: AnsiballZ ships what a module imports
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import ROLLER
 
 
 def main():
-    roller = planner("rolling-reboot")
+    roller = ROLLER
     argument_spec = argspecs.combine(
         argspecs.data_source(), argspecs.rapi(), argspecs.plans(), argspecs.planner_options(roller),
         argspecs.plan_report(), argspecs.details())
-    HtoolsModule(argument_spec, needs=roller.needs).run_plan(roller)
+    HtoolsModule(argument_spec, needs=roller.needs, checked=roller.table).run_plan(roller)
 
 
 if __name__ == '__main__':

@@ -24,6 +24,7 @@ import time
 import uuid
 
 from ..errors import HtoolsError
+from .jobs import wait_restarting
 
 # Ganeti's local disk status (ldisk_status) values
 LDISK = {1: "ok", 2: "syncing", 3: "unknown", 4: "faulty"}
@@ -158,12 +159,14 @@ def needs_reattach(states):
 def reattach(client, names, timeout=300.0):
     """Activate the disks of `names` (all jobs submitted, then awaited);
     returns {instance: error text} for those Ganeti refused."""
-    jobs = [(name, client.activate_disks(name, reason=_reason("activate:%s" % name)))
-            for name in names]
+    def submit(name):
+        return client.activate_disks(name, reason=_reason("activate:%s" % name))
+
+    jobs = [(name, submit(name)) for name in names]
     errors = {}
     for name, job_id in jobs:
         try:
-            client.wait_job(job_id, timeout=timeout)
+            wait_restarting(client, job_id, timeout, lambda name=name: submit(name))
         except HtoolsError as err:
             errors[name] = "activating the disks of %s failed (job %s): %s" % (name, job_id, err)
     return errors

@@ -22,7 +22,9 @@ from __future__ import annotations
 import time
 
 from ..errors import HtoolsError
-from .rapi import FINAL_JOB_STATUSES, RapiError, RapiSubmissionUnknown, job_error_text
+from .jobs import RESTART_PAUSE, RESTARTS, wait_restarting
+from .rapi import (FINAL_JOB_STATUSES, RapiError, RapiSubmissionUnknown, job_error_text,
+                   job_never_started)
 
 SUCCESS, FAILED, NOT_STARTED, RUNNING, UNKNOWN, ALREADY_DONE = (
     "success", "failed", "not_started", "running", "unknown", "already_done")
@@ -73,6 +75,7 @@ class _Move:
         self.job = None
         self.batch = 0          # opcodes in the current job
         self.since = None       # when the current job was submitted
+        self.restarts = 0       # jobs submitted again: the master could not start them
         self.record = {"index": self.index, "instance": move["instance"],
                        "status": ALREADY_DONE if done >= len(self.ops) else NOT_STARTED,
                        "jobs": [], "opcodes_done": done, "opcodes": len(self.ops),
@@ -133,6 +136,11 @@ def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1
                             mv.since = clock()
                         else:
                             mv.record["status"] = SUCCESS
+                    elif job_never_started(job) and mv.restarts < RESTARTS:
+                        mv.restarts += 1
+                        sleep(RESTART_PAUSE)
+                        failure = _advance(client, mv, reason, number) or failure
+                        mv.since = clock()
                     else:
                         # a job of several opcodes may have got part of the way
                         mv.step += _succeeded_opcodes(job, mv.batch)
@@ -232,8 +240,11 @@ def submit_then_wait(client, moves, submit, timeout):
         move["job"] = submit(move)
     failed = []
     for move in moves:
+        def again(move=move):
+            move["job"] = submit(move)
+            return move["job"]
         try:
-            client.wait_job(move["job"], timeout=timeout)
+            wait_restarting(client, move["job"], timeout, again)
             move["status"] = SUCCESS
         except HtoolsError as err:
             move["status"] = FAILED

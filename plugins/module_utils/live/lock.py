@@ -22,6 +22,7 @@ import time
 import uuid
 
 from ..errors import HtoolsError
+from .jobs import run_job
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._@+-]")
 
@@ -91,8 +92,8 @@ class ClusterLock:
         return found
 
     def _run(self, submit, tags, what):
-        job_id = submit(tags, reason=self._reason(what))
-        self.client.wait_job(job_id, timeout=self.job_timeout)
+        reason = self._reason(what)
+        run_job(self.client, lambda: submit(tags, reason=reason), self.job_timeout)
 
     def _reason(self, what):
         return "%s:lock-%s:%s" % (self.reason or "ganeti.htools", what, uuid.uuid4().hex[:8])

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..errors import HtoolsError
 from ..run_tags import away_tag
 from .executor import submit_then_wait
+from .jobs import run_job
 from .lock import require_lock
 from .migrations import describe, describe_failure, migrations_away, migrations_back, submit
 from .preview import SavedCluster
@@ -66,8 +67,8 @@ def _remember(client, nodes, moves, params):
     for node, tags in sorted(by_node.items()):
         new = [t for t in tags if t not in (nodes[node].get("tags") or [])]
         if new:
-            client.wait_job(client.add_node_tags(node, new, reason=REASON),
-                            timeout=params["job_timeout"])
+            run_job(client, lambda node=node, new=new: client.add_node_tags(node, new, reason=REASON),
+                    params["job_timeout"])
 
 
 def away(client, params, check_mode):
@@ -121,8 +122,8 @@ def back(client, params, check_mode):
         gone = [t for t in tags if t not in stuck]
         drop[node] = gone
         if gone:
-            client.wait_job(client.delete_node_tags(node, gone, reason=REASON),
-                            timeout=params["job_timeout"])
+            run_job(client, lambda node=node, gone=gone: client.delete_node_tags(node, gone, reason=REASON),
+                    params["job_timeout"])
     if failed:
         raise _failure(failed, result)
     return result

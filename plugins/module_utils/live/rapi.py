@@ -85,6 +85,7 @@ class JobFailed(RapiError):
         self.job_status = job.get("status")
         self.op_result = job.get("opresult")
         self.op_log = job.get("oplog")
+        self.never_started = job_never_started(job)
         super().__init__("job %s ended with status %s: %s"
                          % (job_id, self.job_status, job_error_text(job)))
 
@@ -95,11 +96,22 @@ def reason_trail(job):
             if isinstance(entry, list) and len(entry) > 1]
 
 
+def job_never_started(job):
+    """Whether a failed job never ran: the master's luxid could not start it (as
+    just after a master failover) and failed every opcode with a plain message.
+    Submitting it again is safe: none of its opcodes did anything."""
+    results = job.get("opresult") or []
+    return (job.get("status") == "error" and not job.get("start_ts") and bool(results)
+            and all(isinstance(r, str) for r in results))
+
+
 def job_error_text(job):
     """The error messages of a failed job's opcodes, as one line."""
     texts = []
     for result in job.get("opresult") or []:
-        if isinstance(result, list) and len(result) == 2 and isinstance(result[0], str):
+        if isinstance(result, str) and result:      # a job that could not start
+            texts.append(result)
+        elif isinstance(result, list) and len(result) == 2 and isinstance(result[0], str):
             detail = result[1]
             if isinstance(detail, list) and detail:
                 detail = detail[0]

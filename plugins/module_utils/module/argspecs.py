@@ -19,7 +19,6 @@ from ..live.endpoints import MOND_PORT
 from ..live.source import ENV
 from ..model.node import STATIC_KVM_MEMORY
 from ..options import Option, argument_spec
-from ..planner.registry import PLANNERS
 from ..run_tags import RUN_ID
 
 RAPI_OPTIONS = (
@@ -70,9 +69,10 @@ MOND_OPTION_TABLE = (
     Option("mond_timeout", "float", 10.0, minimum=0.1),
 )
 
-# Every option whose values are range-checked before anything runs.
+# Every shared option whose values are range-checked before anything runs; a
+# planner's own table is checked by its module (HtoolsModule's `checked`).
 CHECKED_OPTIONS = RAPI_OPTIONS + EXECUTION_OPTIONS + MODEL_SOURCE_OPTIONS + \
-    MOND_OPTION_TABLE + (LOCK_TTL,) + tuple(opt for planner in PLANNERS for opt in planner.table)
+    MOND_OPTION_TABLE + (LOCK_TTL,)
 
 
 def data_file():

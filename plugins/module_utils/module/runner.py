@@ -45,7 +45,8 @@ MOVE_TEXTS = tuple(k for k in MOVE_DETAILS if k != "opcodes")
 class HtoolsModule:
     """An AnsibleModule with the collection's checks, loading and plan handling."""
 
-    def __init__(self, argument_spec, needs=(), **module_options):
+    def __init__(self, argument_spec, needs=(), checked=(), **module_options):
+        """`checked`: the module's own range-checked options (its planner's table)."""
         self.ansible = AnsibleModule(argument_spec=argument_spec, supports_check_mode=True,
                                      **module_options)
         self.params = self.ansible.params
@@ -57,7 +58,8 @@ class HtoolsModule:
         over_rapi = live_kind(self.params) in ("rapi", None)
         self._require(tuple(needs) + (("requests",) if over_rapi else ()))
         try:
-            validate([o for o in CHECKED_OPTIONS if o.name in argument_spec], self.params)
+            validate([o for o in CHECKED_OPTIONS + tuple(checked) if o.name in argument_spec],
+                     self.params)
             # what every job this run submits says about itself (live.audit)
             self.audit = JobAudit(_module_name(self.ansible._name), self.params.get("reason"),
                                   self.params.get("priority"))
@@ -186,7 +188,7 @@ class HtoolsModule:
         if params.get("report_file"):
             # before anything runs: the report is of the plan, whatever execution does;
             # drawn from everything the planner reported, before the result is trimmed
-            self._write_report(params["report_file"], dict(result, **self._details))
+            self._write_report(params["report_file"], dict(result, **self._details), planner)
             result["report_file"] = params["report_file"]
         result = self._brief(result, planner.details)
         if not planner.executes:
@@ -263,14 +265,14 @@ class HtoolsModule:
         return self._fresh_plan(planner, data, state, cluster, given["options"],
                                 replanned=True, drift=changes)
 
-    def _write_report(self, path, result):
+    def _write_report(self, path, result, planner):
         """The plan's HTML page at `path` (resolved by _check_outputs), replaced
         atomically (a local artefact: written in check mode too, and `changed`
         stays as it is)."""
         # imported when asked for: most runs write no page (start-up time)
         from ..report.html import render_plan_html  # pylint: disable=import-outside-toplevel
         try:
-            write_atomically(path, render_plan_html(result).encode("utf-8"))
+            write_atomically(path, render_plan_html(result, planner).encode("utf-8"))
         except OSError as err:
             self.fail("cannot write report_file %s: %s; nothing was executed"
                       % (path, to_native(err.strerror or err)), **result)
@@ -341,14 +343,15 @@ class HtoolsModule:
 
     def _drain(self, client, nodes, reason, result):
         """Drain `nodes`, one job each, before any move: nothing lands on them meanwhile."""
+        from ..live.jobs import run_job  # pylint: disable=import-outside-toplevel
         result["drained"] = []
         for node in nodes:
             try:
                 # a drained node is no master candidate: let Ganeti promote
                 # another one rather than refuse when candidates run short
-                job = client.modify_node(node, drained=True, auto_promote=True,
-                                         reason="%s:drain" % reason)
-                client.wait_job(job, timeout=self.params["job_timeout"])
+                run_job(client, lambda node=node: client.modify_node(
+                    node, drained=True, auto_promote=True, reason="%s:drain" % reason),
+                    self.params["job_timeout"])
             except HtoolsError as err:
                 raise HtoolsError("draining %s failed, no instance was moved: %s"
                                   % (node, to_native(err))) from None

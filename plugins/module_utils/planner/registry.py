@@ -1,10 +1,12 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Every planner, in one table: modules, the report and the tests look planners up here.
+"""Every planner, in one table: the report filter and the tests look planners up here.
 
 Adding a planner is its folder (planner/<name>/, exposing a base.Planner),
-one line below, and its module file (README.md, "Adding a planner").
+one line below, and its module file (README.md, "Adding a planner").  A
+module imports its own planner, not this table: AnsiballZ ships every file a
+module imports, and this one would ship every planner with every module.
 """
 
 from __future__ import annotations

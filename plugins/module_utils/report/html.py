@@ -210,12 +210,13 @@ def _summary(view):
                     % escape(view["summary"]))
 
 
-def render_plan_html(value):
-    """The HTML page of a planning result or plan document (see report/plan_view.py).
+def render_plan_html(value, planner=None):
+    """The HTML page of a planning result or plan document (see report/plan_view.py),
+    drawn by `planner` (by default the registered one that made it).
 
     Raises plan_view.NotAPlan when `value` is neither.
     """
-    view = plan_view(value)
+    view = plan_view(value, planner)
     body = "".join((_header(view), _warnings(view), _group_scores(view), _usage(view),
                     _scores(view), _moves(view), _summary(view)))
     return ('<!DOCTYPE html>\n<html lang="en" data-kind="%s"><head><meta charset="utf-8">'

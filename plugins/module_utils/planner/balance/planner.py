@@ -22,7 +22,6 @@ from ..nodetable import format_table, node_record
 from ..base import Planner
 from ..jobs import jobsets, step_opcodes
 from ..metrics import breakdown, cluster_score, optimal_score
-from .bulk_search import search_bulk
 from .hbal_text import (command_script, command_script_lines, commands_stdout, step_code,
                         step_commands, step_lines)
 from .loop import BalanceResult, SearchStats, balance, search_exhaustive
@@ -30,7 +29,17 @@ from .options import ALGORITHM_OPTIONS, MODEL_OPTIONS, SEARCH_OPTIONS, BalanceOp
 from .view import BalanceView
 
 KIND = "balance"
-SEARCHES = {"bulk": search_bulk, "exhaustive": search_exhaustive}
+# the bulk search (numpy) is imported when first used: every module imports
+# this planner through the registry, not every module plans a balance
+SEARCHES = {"exhaustive": search_exhaustive}
+
+
+def search_function(name):
+    """The step search `name` ("bulk" or "exhaustive")."""
+    if name in SEARCHES:
+        return SEARCHES[name]
+    from .bulk_search import search_bulk  # pylint: disable=import-outside-toplevel
+    return search_bulk
 CLUSTER_EMPTY = "Cluster is empty, exiting."
 # Everything a plan records, so that it can be recomputed the same way.
 RECORDED_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS + \
@@ -104,7 +113,7 @@ def _plan_group(data, selection, options, search, save_state):
         result = BalanceResult(cluster_score(selection.nodes), optimal_score(selection.nodes),
                                [], CLUSTER_EMPTY, False, SearchStats())
     else:
-        result = balance(data, selection, options, search=SEARCHES[search])
+        result = balance(data, selection, options, search=search_function(search))
 
     after_nodes = [data.nodes[i] for i in group_nodes]
     after_insts = [data.instances[i] for i in group_insts]

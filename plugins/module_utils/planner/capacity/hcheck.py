@@ -23,7 +23,7 @@ import copy
 from ...numfmt import hs_fixed
 from ..balance.loop import balance
 from ..balance.options import BalanceOptions
-from ..balance.planner import SEARCHES
+from ..balance.planner import search_function
 from ..evacuate.state import EvacState
 from ..metrics import cluster_score, optimal_score
 from ...backend.prepare import GroupSelection
@@ -62,7 +62,7 @@ def _rebalanced(data, gdx, options):
                                [i for i in work.instances if work.nodes[i.pnode].group == gdx])
     if cluster_score(members) < options.min_score + optimal_score(members):
         return data.nodes, data.instances
-    balance(work, selection, options, search=SEARCHES["bulk"])
+    balance(work, selection, options, search=search_function("bulk"))
     return work.nodes, work.instances
 
 

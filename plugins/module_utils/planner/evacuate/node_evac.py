@@ -15,10 +15,8 @@ from ...model.vocabulary import MIRROR_EXTERNAL
 from ..moves import FAILOVER, FAILOVER_TO_ANY, REPLACE_SECONDARY
 from .pair import best_pair
 from .single import best_single
+from .options import ALL, PRIMARY_ONLY, SECONDARY_ONLY
 from .state import Failed, Moved, Step, Unmoved, apply, job_of
-
-PRIMARY_ONLY, SECONDARY_ONLY, ALL = "primary-only", "secondary-only", "all"
-MODES = (PRIMARY_ONLY, SECONDARY_ONLY, ALL)
 
 
 def evacuate_one(state, nodes, mode, inst, gdx, avail, force, pair_search=best_pair):

@@ -6,7 +6,10 @@
 from __future__ import annotations
 
 from ...options import Option
-from .node_evac import ALL, MODES
+
+# hail's node-evacuate modes
+PRIMARY_ONLY, SECONDARY_ONLY, ALL = "primary-only", "secondary-only", "all"
+MODES = (PRIMARY_ONLY, SECONDARY_ONLY, ALL)
 
 EVACUATE_OPTIONS = (
     Option("nodes", "list", (), elements="str"),

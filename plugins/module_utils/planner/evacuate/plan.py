@@ -61,8 +61,6 @@ from ...plan.record import Move
 from ...plan.usage import usage_state
 from ..base import Planner
 from ..metrics import cluster_score
-from .change_group import change_group
-from .node_evac import SECONDARY_ONLY, PRIMARY_ONLY, node_evacuate
 from .options import EVACUATE_OPTIONS
 from .request import CHANGE_GROUP, NODE_EVACUATE, RELOCATE, from_ialloc, from_options
 from .state import EvacState
@@ -79,6 +77,11 @@ def _is_request(value):
 
 def run(data, request):
     """Plan a resolved Request on prepared data: (outcome, state before, state after)."""
+    # the searches (numpy) load when a plan is computed, not whenever the
+    # registry is imported (every module imports it)
+    # pylint: disable-next=import-outside-toplevel
+    from .change_group import change_group
+    from .node_evac import node_evacuate  # pylint: disable=import-outside-toplevel
     state = EvacState(data)
     before = EvacState(data)
     force = request.ignore_soft_errors
@@ -94,6 +97,8 @@ def run(data, request):
 
 def _relocate(state, request, force):
     """hail's `relocate`: one instance, away from the one node given."""
+    # pylint: disable-next=import-outside-toplevel
+    from .node_evac import SECONDARY_ONLY, PRIMARY_ONLY, node_evacuate
     idx = request.idxs[0]
     inst = state.insts[idx]
     if request.required_nodes != 1:

@@ -7,7 +7,7 @@ to instance and group indices the way hail resolves names."""
 from __future__ import annotations
 
 from ...errors import DataError, LookupFailure
-from .node_evac import ALL, MODES, PRIMARY_ONLY, SECONDARY_ONLY
+from .options import ALL, MODES, PRIMARY_ONLY, SECONDARY_ONLY
 
 NODE_EVACUATE, CHANGE_GROUP, RELOCATE = "node-evacuate", "change-group", "relocate"
 
