@@ -29,9 +29,13 @@ from .options import ALGORITHM_OPTIONS, MODEL_OPTIONS, SEARCH_OPTIONS, BalanceOp
 from .view import BalanceView
 
 KIND = "balance"
-# the bulk search (numpy) is imported when first used: every module imports
-# this planner through the registry, not every module plans a balance
+# the bulk search (numpy) is imported when first used: the registry and
+# hcheck import this planner, and not every run of theirs plans a balance
 SEARCHES = {"exhaustive": search_exhaustive}
+CLUSTER_EMPTY = "Cluster is empty, exiting."
+# Everything a plan records, so that it can be recomputed the same way.
+RECORDED_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS + \
+    LOAD_OPTIONS + MOND_OPTION_NAMES
 
 
 def search_function(name):
@@ -40,10 +44,6 @@ def search_function(name):
         return SEARCHES[name]
     from .bulk_search import search_bulk  # pylint: disable=import-outside-toplevel
     return search_bulk
-CLUSTER_EMPTY = "Cluster is empty, exiting."
-# Everything a plan records, so that it can be recomputed the same way.
-RECORDED_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS + \
-    LOAD_OPTIONS + MOND_OPTION_NAMES
 
 
 def plan(data, opts, search="bulk", save_state=None):

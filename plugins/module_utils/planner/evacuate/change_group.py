@@ -13,7 +13,8 @@ offline nodes are excluded.
 from __future__ import annotations
 
 from .choose_group import choose_group
-from .node_evac import ALL, evacuate_one
+from .node_evac import evacuate_one
+from .options import ALL
 from .pair import best_pair
 from .state import Failed, Moved, Unmoved
 

@@ -15,7 +15,7 @@ from ...model.vocabulary import MIRROR_EXTERNAL
 from ..moves import FAILOVER, FAILOVER_TO_ANY, REPLACE_SECONDARY
 from .pair import best_pair
 from .single import best_single
-from .options import ALL, PRIMARY_ONLY, SECONDARY_ONLY
+from .options import PRIMARY_ONLY, SECONDARY_ONLY
 from .state import Failed, Moved, Step, Unmoved, apply, job_of
 
 

@@ -61,7 +61,7 @@ from ...plan.record import Move
 from ...plan.usage import usage_state
 from ..base import Planner
 from ..metrics import cluster_score
-from .options import EVACUATE_OPTIONS
+from .options import EVACUATE_OPTIONS, PRIMARY_ONLY, SECONDARY_ONLY
 from .request import CHANGE_GROUP, NODE_EVACUATE, RELOCATE, from_ialloc, from_options
 from .state import EvacState
 from .view import EvacuationView
@@ -97,8 +97,7 @@ def run(data, request):
 
 def _relocate(state, request, force):
     """hail's `relocate`: one instance, away from the one node given."""
-    # pylint: disable-next=import-outside-toplevel
-    from .node_evac import SECONDARY_ONLY, PRIMARY_ONLY, node_evacuate
+    from .node_evac import node_evacuate  # pylint: disable=import-outside-toplevel
     idx = request.idxs[0]
     inst = state.insts[idx]
     if request.required_nodes != 1:

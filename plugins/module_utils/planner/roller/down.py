@@ -239,6 +239,8 @@ def wave_down(data, number, members, state, migrate, group_idx=None, base_failin
         inst = data.instances[idx]
         before = (inst.pnode, inst.snode, inst.uses_memory)
         after = _during(inst, state.inst(idx), down, migrate)
+        if after == before:     # a secondary on a down node: nothing changes elsewhere
+            continue
         _apply(up, inst, before, after)
         if with_usage:
             _count(counts, inst, before, after)
