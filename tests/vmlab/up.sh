@@ -345,9 +345,12 @@ install_certificate() {
 rapi_relay() {
   local url=https://127.0.0.1:$RAPI_PORT
   relay rapi "$CLUSTER_IP" 5080 "$RAPI_PORT"
-  # RAPI was just restarted: on a busy host it can take minutes to answer
+  # RAPI was just restarted: on a busy host it can take minutes to answer.
+  # With credentials: the nodes' RAPI requires authentication for every
+  # path, /version too (without them each try was a 401, and every boot
+  # waited out the whole BOOT_TIMEOUT, 10 minutes).
   local deadline=$((SECONDS + BOOT_TIMEOUT))
-  until curl -sf --cacert "$BASE/ca.pem" "$url/version" >/dev/null; do
+  until curl -sf --cacert "$BASE/ca.pem" -u "$RAPI_USER:$RAPI_PASS" "$url/version" >/dev/null; do
     (( SECONDS < deadline )) || break
     sleep 1
   done
