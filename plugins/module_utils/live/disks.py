@@ -64,11 +64,14 @@ def query_disks(client, names, timeout=300.0):
     its instances unknown, not the others."""
     if not names:
         return {}, {}
-    jobs = client.query_instance_data(list(names), reason=_reason("query"))
+    reason = _reason("query")
+    jobs = client.query_instance_data(list(names), reason=reason)
     found, errors = {}, {}
     for asked, job_id in jobs:
+        def again(asked=asked):
+            return client.query_instance_data(asked, reason=reason)[0][1]
         try:
-            job = client.wait_job(job_id, timeout=timeout)
+            job = wait_restarting(client, job_id, timeout, again)
         except HtoolsError as err:
             errors.update((name, "job %s: %s" % (job_id, err)) for name in asked)
             continue

@@ -19,7 +19,7 @@ RESTARTS = 3            # submissions after the first one
 RESTART_PAUSE = 10.0    # seconds: luxid needs a moment after a failover
 
 
-def run_job(client, submit, timeout, restarts=RESTARTS, pause=RESTART_PAUSE, sleep=time.sleep):
+def run_job(client, submit, timeout, restarts=RESTARTS, pause=None, sleep=None):
     """Submit (`submit()` returns a job id) and wait; returns the finished job.
 
     `timeout` bounds each submission's wait. Raises JobFailed (the last
@@ -27,9 +27,12 @@ def run_job(client, submit, timeout, restarts=RESTARTS, pause=RESTART_PAUSE, sle
     return wait_restarting(client, submit(), timeout, submit, restarts, pause, sleep)
 
 
-def wait_restarting(client, job_id, timeout, resubmit, restarts=RESTARTS, pause=RESTART_PAUSE,
-                    sleep=time.sleep):
-    """Wait for `job_id`; if it failed without starting, `resubmit()` and wait again."""
+def wait_restarting(client, job_id, timeout, resubmit, restarts=RESTARTS, pause=None,
+                    sleep=None):
+    """Wait for `job_id`; if it failed without starting, `resubmit()` and wait again.
+    `pause` (default RESTART_PAUSE) seconds pass before each new submission."""
+    pause = RESTART_PAUSE if pause is None else pause
+    sleep = sleep or time.sleep
     for attempt in range(restarts + 1):
         try:
             return client.wait_job(job_id, timeout=timeout)

@@ -15,6 +15,7 @@ move changes it.
 from __future__ import annotations
 
 from ..errors import HtoolsError
+from .jobs import wait_restarting
 
 # Enabled disk template -> the storage type that holds its disks on the node.
 TEMPLATE_STORAGE = {"drbd": "lvm-vg", "plain": "lvm-vg", "file": "file"}
@@ -40,18 +41,22 @@ def read_storage(client, info, nodes, timeout=120.0):
     jobs = []
     for name in queried_nodes(nodes):
         for storage_type in types:
-            job_id = client.submit("GET", "/2/nodes/%s/storage" % name,
-                                   query={"storage_type": storage_type, "output_fields": FIELDS})
-            jobs.append((name, storage_type, job_id))
+            jobs.append((name, storage_type, _submit(client, name, storage_type)))
     units = {name: [] for name in queried_nodes(nodes)}
     for name, storage_type, job_id in jobs:
         try:
-            job = client.wait_job(job_id, timeout=timeout)
+            job = wait_restarting(client, job_id, timeout,
+                                  lambda n=name, t=storage_type: _submit(client, n, t))
         except HtoolsError as err:
             raise HtoolsError("the %s storage of node %s could not be read (job %s): %s"
                               % (storage_type, name, job_id, err))
         units[name].extend(_units(job, name, storage_type))
     return units
+
+
+def _submit(client, node, storage_type):
+    return client.submit("GET", "/2/nodes/%s/storage" % node,
+                         query={"storage_type": storage_type, "output_fields": FIELDS})
 
 
 def _units(job, node, storage_type):

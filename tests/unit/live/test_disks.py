@@ -161,3 +161,30 @@ def test_no_instance_no_query():
     client = Client([{}])
     assert query_disks(client, []) == ({}, {})
     assert client.calls == []
+
+
+class Unstartable(Client):
+    """The first query job fails to start, as luxid does on a busy master
+    (seen on the vm lab: "Getting the lockfile of the client: ... Timeout in
+    reading a response"): every opcode in error with a plain message, no
+    start time."""
+
+    def query_instance_data(self, names, reason=None):
+        asked = super().query_instance_data(names, reason)
+        if not any(c[0] == "query" for c in self.calls[:-1]):
+            for _names, job_id in asked[:1]:
+                self.jobs[job_id] = {"status": "error", "start_ts": None, "opresult": [
+                    "job %d failed to start: GenericError \"Timeout in reading a response\""
+                    % job_id]}
+        return asked
+
+
+def test_a_query_the_master_could_not_start_is_asked_again(monkeypatch):
+    from ansible_collections.ganeti.htools.plugins.module_utils.live import jobs
+    monkeypatch.setattr(jobs, "RESTART_PAUSE", 0.0)
+    data = _recorded("sharedfile")
+    client = Unstartable([data])
+    found, errors = query_disks(client, sorted(data))
+    assert errors == {} and sorted(found) == sorted(data)
+    assert client.calls[0] == ("query", tuple(sorted(data)))
+    assert client.calls[1] == ("query", (sorted(data)[0],))       # that one again

@@ -12,8 +12,6 @@ opresult, start_ts); the vm lab's rolling reboot meets the real one.
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.live import executor, jobs, rapi
@@ -111,8 +109,7 @@ def test_the_executor_stops_on_a_move_that_failed_while_running():
 
 
 def test_migrations_submitted_together_restart_only_the_one_that_never_started(monkeypatch):
-    monkeypatch.setattr(executor, "wait_restarting",
-                        functools.partial(jobs.wait_restarting, sleep=lambda _s: None))
+    monkeypatch.setattr(jobs, "RESTART_PAUSE", 0.0)
     queue = Queue(unstartable=1)
     moves = [{"instance": "a"}, {"instance": "b"}]
     failed = executor.submit_then_wait(queue, moves, lambda m: queue.submit(m["instance"]), 60)
