@@ -71,8 +71,8 @@ def test_disks_in_sync_names_reattaches_and_waits_on_real_drbd(vmlab, tmp_path, 
     try:
         # the secondary's device of `gone` taken down (a rebooted node has none),
         # the one of `cut` disconnected; data written on both primaries meanwhile
-        lab.on(gone_s, 'drbdsetup down %d' % gone_minor[gone_s])
-        lab.on(cut_s, 'drbdsetup disconnect %d' % cut_minor[cut_s])
+        lab.drbd_down(gone_s, gone_minor[gone_s])
+        lab.drbd_disconnect(cut_s, cut_minor[cut_s])
         written = {gone: _write(lab, gone_p, gone_minor[gone_p]),
                    cut: _write(lab, cut_p, cut_minor[cut_p])}
 

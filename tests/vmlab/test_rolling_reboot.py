@@ -146,7 +146,7 @@ def test_a_degraded_disk_stops_the_roll_before_its_node_goes_down(vmlab, tmp_pat
                                  if pair[1] != master)
     minor = lab.drbd_minor(primary, name)
     boot_id = lab.boot_id(node)
-    lab.on(primary, 'drbdsetup disconnect %d' % minor)
+    lab.drbd_disconnect(primary, minor)
     try:
         with timed('role stopped by a degraded disk (%s)' % node):
             rc, report, output = _run_role(lab, tmp_path, rolling_reboot_nodes=[node],

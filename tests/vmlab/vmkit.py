@@ -67,6 +67,9 @@ def node_number(name):
 
 
 DRBD_SHOW = re.compile(r'device\s+minor (\d+);\s*disk\s+"([^"]+)"')
+# drbdsetup 8.4 show: "_this_host {\n address ipv4 198.51.100.12:11001;" (and _remote_host)
+DRBD_ENDPOINT = re.compile(r'(_this_host|_remote_host)\s*\{\s*address\s+(\w+)\s+([^;\s]+);')
+DRBD_RESOURCE = re.compile(r'^resource\s+(\S+)\s*\{', re.M)
 DRBD_LINE = re.compile(r'^\s*(\d+): cs:(\S+) ro:(\S+) ds:(\S+)')
 OOS = re.compile(r'\boos:(\d+)')
 
@@ -176,6 +179,24 @@ class VmLab:
         minors = [int(minor) for minor, disk in DRBD_SHOW.findall(show) if disk == volume]
         assert len(minors) == 1, 'DRBD device of %s on %s:\n%s' % (instance, node, show)
         return minors[0]
+
+    def drbd_disconnect(self, node, minor):
+        """Cut the replication link of a DRBD device on `node` (it keeps its
+        disk and waits for its peer).  drbdsetup 8.4 names a connection by its
+        two endpoints, read from the device's configuration."""
+        show = self.on(node, 'drbdsetup show %d' % minor)
+        ends = {side: '%s:%s' % (family, address)
+                for side, family, address in DRBD_ENDPOINT.findall(show)}
+        assert set(ends) == {'_this_host', '_remote_host'}, show
+        self.on(node, 'drbdsetup disconnect %s %s' % (ends['_this_host'], ends['_remote_host']))
+
+    def drbd_down(self, node, minor):
+        """Take a DRBD device down on `node`, as a reboot leaves it (no device
+        at all); drbdsetup 8.4 takes the resource name Ganeti gives it."""
+        show = self.on(node, 'drbdsetup show %d' % minor)
+        resource = DRBD_RESOURCE.search(show)
+        assert resource, show
+        self.on(node, 'drbdsetup down %s' % resource.group(1))
 
     def clear_locks(self):
         """Remove the collection's lock tags: a run that failed may leave one
