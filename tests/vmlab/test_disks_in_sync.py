@@ -17,9 +17,11 @@ from vmkit import verify_disks_clean, wait_for
 pytestmark = [pytest.mark.vmlab, pytest.mark.vmlab_roll]
 
 WRITE_AT_MIB = 8
-WRITE_MIB = 16
-# KiB/s: a resync of WRITE_MIB takes several seconds, long enough to be seen
-SLOW_RESYNC = 1024
+WRITE_MIB = 40
+# KiB/s: a resync of WRITE_MIB takes about four minutes, long enough to be seen
+# by a health check (each takes a minute or more against emulated nodes: with
+# 16 MiB at 1 MiB/s the resync had ended before the first one looked)
+SLOW_RESYNC = 160
 
 
 def _region_sum(lab, node, path):
