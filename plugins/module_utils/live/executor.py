@@ -138,7 +138,7 @@ def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1
                             mv.record["status"] = SUCCESS
                     elif job_never_started(job) and mv.restarts < RESTARTS:
                         mv.restarts += 1
-                        sleep(RESTART_PAUSE)
+                        sleep(RESTART_PAUSE * mv.restarts)
                         failure = _advance(client, mv, reason, number) or failure
                         mv.since = clock()
                     else:

@@ -15,8 +15,11 @@ import time
 
 from .rapi import JobFailed
 
-RESTARTS = 3            # submissions after the first one
-RESTART_PAUSE = 10.0    # seconds: luxid needs a moment after a failover
+RESTARTS = 5            # submissions after the first one
+RESTART_PAUSE = 10.0    # seconds before the first; the k-th waits k times as long
+# A busy master can fail every job for minutes: on the vm lab's emulated
+# master four submissions 10 s apart all failed ("Getting the lockfile of the
+# client: ... Timeout in reading a response"); these wait 150 s in all.
 
 
 def run_job(client, submit, timeout, restarts=RESTARTS, pause=None, sleep=None):
@@ -30,7 +33,8 @@ def run_job(client, submit, timeout, restarts=RESTARTS, pause=None, sleep=None):
 def wait_restarting(client, job_id, timeout, resubmit, restarts=RESTARTS, pause=None,
                     sleep=None):
     """Wait for `job_id`; if it failed without starting, `resubmit()` and wait again.
-    `pause` (default RESTART_PAUSE) seconds pass before each new submission."""
+    `pause` (default RESTART_PAUSE) seconds pass before the first new submission,
+    twice as long before the second, and so on."""
     pause = RESTART_PAUSE if pause is None else pause
     sleep = sleep or time.sleep
     for attempt in range(restarts + 1):
@@ -39,6 +43,6 @@ def wait_restarting(client, job_id, timeout, resubmit, restarts=RESTARTS, pause=
         except JobFailed as err:
             if not err.never_started or attempt == restarts:
                 raise
-        sleep(pause)
+        sleep(pause * (attempt + 1))
         job_id = resubmit()
     raise AssertionError("unreachable")

@@ -71,7 +71,7 @@ def test_run_job_submits_again_until_the_master_starts_it():
     job = jobs.run_job(queue, lambda: queue.submit("drain node2"), 60, sleep=pauses.append)
     assert job["id"] == 3 and job["status"] == "success"
     assert [what for _id, what in queue.submitted] == ["drain node2"] * 3
-    assert pauses == [jobs.RESTART_PAUSE] * 2
+    assert pauses == [jobs.RESTART_PAUSE, 2 * jobs.RESTART_PAUSE]       # backing off
 
 
 def test_run_job_gives_up_after_its_restarts():
