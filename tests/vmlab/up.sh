@@ -441,22 +441,26 @@ EOF
   # $BASE/ssh N CMD... on node N; $BASE/gnt CMD... on the master, which always
   # holds the cluster IP.  One argument is a shell command line as it is;
   # several are quoted word by word.
-  local opts reuse=
+  local opts
   opts=$(printf '%q ' "${SSH_OPTS[@]}")
-  # VMLAB_SSH_REUSE=1: one connection per node, reused (ControlMaster): under
-  # emulation every SSH handshake costs the node seconds of CPU, and the
-  # rolling-reboot sampler connecting every few seconds starved the node
-  # daemons on a busy host (their live data null on RAPI).  Not the default
-  # until the CI tests' reboots have run with it.
-  if [[ ${VMLAB_SSH_REUSE:-0} == 1 ]]; then
-    reuse="-o ControlMaster=auto -o ControlPersist=120 -o ControlPath=$BASE/run/ssh-node\$n"
-  fi
+  # VMLAB_SSH_REUSE=1 in the caller's environment: one connection per node,
+  # reused (ControlMaster): under emulation every SSH handshake costs the node
+  # seconds of CPU, and the rolling-reboot sampler connecting every few
+  # seconds starved the node daemons on a busy host (their live data null on
+  # RAPI; the master's luxid failing job after job: "Getting the lockfile of
+  # the client ... Timeout").  Read when the wrapper runs, not when the lab
+  # is built, so that `make vmlab-roll` on a lab booted by boot.sh has it.
+  # Not the default until the CI tests' reboots have run with it.
   cat >"$BASE/ssh" <<EOF
 #!/bin/bash
 # Run a command on node N of the vm lab:  $BASE/ssh 2 'cat /proc/drbd'
 n=\$1; shift
 if (( \$# == 1 )); then cmd=\$1; else cmd=\$(printf '%q ' "\$@"); fi
-exec ip netns exec $NS ssh $opts $reuse root@$PREFIX.\$((10 + n)) "\$cmd"
+reuse=()
+if [[ \${VMLAB_SSH_REUSE:-0} == 1 ]]; then
+  reuse=(-o ControlMaster=auto -o ControlPersist=120 -o ControlPath=$BASE/run/ssh-node\$n)
+fi
+exec ip netns exec $NS ssh "\${reuse[@]}" $opts root@$PREFIX.\$((10 + n)) "\$cmd"
 EOF
   cat >"$BASE/gnt" <<EOF
 #!/bin/bash
