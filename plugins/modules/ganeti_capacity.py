@@ -265,7 +265,12 @@ data_warnings:
 
 from ..module_utils.module import argspecs
 from ..module_utils.module.runner import HtoolsModule
+from ..module_utils.planner.balance.options import MODEL_OPTIONS, SEARCH_OPTIONS
 from ..module_utils.planner.capacity.report import capacity_report
+
+# hbal's options that hspace shares, range-checked as ganeti_balance checks them
+HBAL_CHECKED = tuple(o for o in SEARCH_OPTIONS + MODEL_OPTIONS
+                     if o.name in ("max_length", "max_cpu", "min_disk"))
 
 DETAILS = ()
 _SPEC = dict(type="dict", options=dict(memory=dict(type="int", required=True),
@@ -292,7 +297,7 @@ def main():
         min_disk=dict(type="float", default=0.0),
         static_kvm_node_memory=dict(type="int", default=4096),
     )
-    HtoolsModule(argument_spec).run_report(capacity_report, details=DETAILS)
+    HtoolsModule(argument_spec, checked=HBAL_CHECKED).run_report(capacity_report, details=DETAILS)
 
 
 if __name__ == '__main__':

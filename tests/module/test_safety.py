@@ -228,3 +228,16 @@ def test_an_iallocator_request_file_with_evacuation_targets_is_refused(tmp_path)
     status, result, output = run_with(tmp_path, module, dict(data_file=str(path)), '--check')
     assert status in ('CHANGED', 'SUCCESS', 'FAILED!'), output
     assert 'is an IAllocator request' not in result.get('msg', '')
+
+
+@pytest.mark.parametrize('option, value, valid', [
+    ('max_length', -2, 'an integer >= -1'),
+    ('max_cpu', 0, 'a finite number > 0'),
+    ('min_disk', 2, 'a finite number >= 0 and <= 1'),
+])
+def test_ganeti_capacity_checks_the_hbal_options_it_shares(tmp_path, option, value, valid):
+    params = {'data_file': EXAMPLE, option: value}
+    status, result, output = run_module(tmp_path, 'ganeti.htools.ganeti_capacity', '--check', '-a',
+                                        json.dumps(params))
+    assert status == 'FAILED!', output
+    assert '%s must be %s' % (option, valid) in result['msg']
