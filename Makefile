@@ -139,16 +139,24 @@ example: venv link
 # run beside the namespace-lab tests (tests/run_labs.sh): they all mostly wait
 # on Ganeti.  Both labs are torn down afterwards, also when something fails.
 test: deps
+	$(call phase,unit tests (the vm lab boots beside them))
 	@if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh start || exit 1; fi
 	@$(MAKE) --no-print-directory unit || { \
 	  if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh stop; tests/vmlab/down.sh; fi; exit 1; }
+	$(call phase,lab tests (namespace lab and vm lab side by side))
 	@if [ "$$(id -u)" = 0 ]; then \
 	  MAKE="$(MAKE)" tests/run_labs.sh || exit 1; \
 	else \
 	  echo "== make test: integration and vm lab tests NOT run (they need root: sudo make integration vmlab)"; \
 	fi
+	$(call phase,checks and the version matrix)
 	$(MAKE) --no-print-directory -j2 --output-sync=target checks-lane matrix-lane
+	$(call phase,end)
 	@echo "== make test: all passed"
+
+# Where the time of `make test` goes: with HTOOLS_PHASE_LOG set (.ci/run sets
+# it and prints the table at its end), each phase appends "epoch name".
+phase = @[ -z "$$HTOOLS_PHASE_LOG" ] || echo "$$(date +%s) $(1)" >>"$$HTOOLS_PHASE_LOG"
 
 # The checks that need no lab, one after the other.
 checks:
@@ -180,6 +188,7 @@ integration: deps link
 	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \
 	fi
 	HTOOLS_REQUIRE_LAB=1 $(BIN)/pytest tests/integration -m "not lab_unproven" $(INTEGRATION_ARGS)
+	$(call phase,  namespace lab tests done; molecule)
 	$(MAKE) --no-print-directory molecule
 
 # Namespace-lab tests written for issue 22 that have not passed once yet

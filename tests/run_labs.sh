@@ -10,15 +10,23 @@ set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 MAKE=${MAKE:-make}
 
+# with HTOOLS_PHASE_LOG set (.ci/run), when each part ended: "epoch what"
+mark() { [[ -z ${HTOOLS_PHASE_LOG:-} ]] || echo "$(date +%s) $*" >>"$HTOOLS_PHASE_LOG"; }
+
 vm_log=$(mktemp /tmp/htools-vmlab-tests.XXXXXX)
 (
   tests/vmlab/boot.sh wait || exit 1
+  mark "  vm lab up"
   HTOOLS_VMLAB_REUSE=1 "$MAKE" --no-print-directory vmlab
+  rc=$?
+  mark "  vm lab tests done"
+  exit $rc
 ) >"$vm_log" 2>&1 &
 vm_pid=$!
 
 "$MAKE" --no-print-directory integration
 lab_rc=$?
+mark "  namespace lab tests and molecule done"
 wait "$vm_pid"
 vm_rc=$?
 echo "== vm lab tests (run beside the namespace-lab tests), exit $vm_rc:"

@@ -31,6 +31,9 @@ from kit.paths import HBAL
 HERE = os.path.dirname(os.path.abspath(__file__))
 # hbal's last line when it has nothing to do
 BALANCED = ('No solution found', 'already well balanced')
+# a gnt-* command whose job luxid failed to start: sent again after 10, 20... s
+JOB_START_TRIES = 5
+JOB_START_PAUSE = 10
 
 
 def settings():
@@ -137,8 +140,22 @@ class VmLab:
         return proc.stdout + proc.stderr   # gnt-* --submit and hbal -p write to stderr
 
     def gnt(self, *args, timeout=900):
-        """A command on the master (one argument: a shell command line)."""
-        return self._run([os.path.join(self.base, 'gnt')] + list(args), timeout)
+        """A command on the master (one argument: a shell command line).
+
+        Under emulation the master's luxid sometimes fails to start a job (its
+        forked job process does not report within 30 s: "job N failed to
+        start").  Such a job ran nothing, and every command the tests send is
+        safe to send again, so it is, as live/jobs.py does for the collection.
+        """
+        cmd = [os.path.join(self.base, 'gnt')] + list(args)
+        for attempt in range(1, JOB_START_TRIES + 1):
+            try:
+                return self._run(cmd, timeout)
+            except AssertionError as failure:
+                if 'failed to start' not in str(failure) or attempt == JOB_START_TRIES:
+                    raise
+                time.sleep(JOB_START_PAUSE * attempt)
+        raise AssertionError('unreachable')
 
     def on(self, node, command, timeout=300):
         """A shell command line on `node` (name or number)."""
