@@ -48,21 +48,31 @@ options:
   nodes:
     description:
       - Evacuate these nodes (names, or unique short names) - the instances with their
-        primary (O(mode=primary-only)), their secondary (O(mode=secondary-only)) or
-        either (O(mode=all)) on one of them, like C(gnt-node evacuate).
+        secondary and then those with their primary on one of them
+        (O(mode=secondary-then-primary)), only one of the two
+        (O(mode=secondary-only), O(mode=primary-only)), or either at once (O(mode=all)),
+        like C(gnt-node evacuate).
       - Mutually exclusive with O(instances).
     type: list
     elements: str
     default: []
   mode:
     description:
-      - Which instances of O(nodes) move, and how (hail's evacuation modes).
-      - C(primary-only) moves the primaries away (DRBD instances fail over or
-        migrate to their secondary); C(secondary-only) gives DRBD instances new
-        secondaries; C(all) does both.
+      - Which instances of O(nodes) move, and how.
+      - C(secondary-then-primary) plans what an operator runs - C(gnt-node evacuate -s),
+        then C(gnt-node evacuate -p) on the cluster the first leaves: two C(hail)
+        requests, each answered as C(hail) does; the moves of the second run after
+        every move of the first (two jobsets).
+      - C(secondary-only) gives DRBD instances new secondaries; C(primary-only) moves
+        the primaries away (DRBD instances fail over or migrate to their secondary,
+        which keeps the node as their secondary - the result warns of it).
+      - C(all) is C(hail)'s all-mode - a new primary and secondary for every instance
+        on the nodes, also those whose only link to them is their secondary. Ganeti
+        itself refuses it (C(gnt-node evacuate) without C(-s) or C(-p) fails with
+        "not possible to evacuate all instances at once"); only C(hail) answers it.
     type: str
-    choices: [primary-only, secondary-only, all]
-    default: all
+    choices: [secondary-then-primary, secondary-only, primary-only, all]
+    default: secondary-then-primary
   instances:
     description:
       - Move these instances to another node group (change-group).
@@ -166,7 +176,7 @@ summary:
   description: One line on what was planned - what moves, what cannot, what is drained.
   returned: success
   type: str
-  sample: "node-evacuate (all) of node1: 5 instance(s) to move in 5 job(s)"
+  sample: "node-evacuate (secondary-then-primary) of node1: 5 instance(s) to move in 6 job(s)"
 kind:
   description: C(node-evacuate), C(change-group) or C(relocate) (an IAllocator request only).
   returned: success
@@ -195,8 +205,10 @@ iallocator_result:
     - The answer C(hail) gives to the same request with the same options -
       C(success), C(info) and C(result) (for evacuations, the moved instances, the
       failed ones with C(hail)'s message, and the jobs of opcodes).
+    - With O(mode=secondary-then-primary), a list of the two answers in order - to the
+      secondary-only request, then to the primary-only one on the cluster the first leaves.
   returned: success
-  type: dict
+  type: raw
   sample:
     success: true
     info: "Request successful: 0 instances failed to move and 1 were moved successfully"
@@ -234,7 +246,9 @@ jobs:
     - {job: 1, move: 1, instance: inst1, opcode: OP_INSTANCE_REPLACE_DISKS, depends: []}
     - {job: 2, move: 1, instance: inst1, opcode: OP_INSTANCE_MIGRATE, depends: [1]}
 jobsets:
-  description: The moves that may run in parallel - one set, the moves of independent instances.
+  description:
+    - The moves that may run in parallel - one set per C(hail) request (two with
+      O(mode=secondary-then-primary)), run one after the other.
   returned: success
   type: list
   elements: list

@@ -109,8 +109,8 @@ def generate(seed):
                     "ndparams": {"exclusive_storage": excl, "spindle_count": rng.choice((1, 2, 4)),
                                  "oob_program": None, "ssh_port": 22},
                     "tags": tags, "master_candidate": True, "master_capable": True,
-                    "primary_ip": "192.0.2.%d" % (len(node_meta) + 1),
-                    "secondary_ip": "198.51.100.%d" % (len(node_meta) + 1)}
+                    "primary_ip": "127.0.2.%d" % (len(node_meta) + 1),
+                    "secondary_ip": "127.0.3.%d" % (len(node_meta) + 1)}
             if not vm_capable or rng.random() < 0.3:
                 node["vm_capable"] = vm_capable
             meta = {"name": name, "group": uuid, "t_mem": t_mem, "t_dsk": t_dsk,

@@ -29,7 +29,7 @@ def test_evacuating_the_master_plans_without_changing_anything_then_empties_it(f
     jobs = [j['id'] for j in lab.jobs()]
     status, plan_run, output = lab.run_module(tmp_path, MODULE, {'nodes': ['node1']}, check=True)
     assert status == 'CHANGED', output
-    assert plan_run['kind'] == 'node-evacuate' and plan_run['mode'] == 'all'
+    assert plan_run['kind'] == 'node-evacuate' and plan_run['mode'] == 'secondary-then-primary'
     assert sorted(m['instance'] for m in plan_run['moves']) == sorted(placement)
     assert not plan_run['failed_instances']
     # node1 is the master: evacuated, never drained

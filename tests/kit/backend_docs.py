@@ -97,7 +97,7 @@ def model_to_rapi(data, rng, hypervisor="xen-pvm", drained=(), not_vm_capable=()
             "role": "M" if n.name == master else "R",
             "master_candidate": n.name == master, "master_capable": True,
             "pinst_cnt": 0, "sinst_cnt": 0, "pinst_list": [], "sinst_list": [],
-            "pip": "192.0.2.%d" % (n.idx % 250 + 1), "sip": "198.51.100.%d" % (n.idx % 250 + 1),
+            "pip": "127.0.2.%d" % (n.idx % 250 + 1), "sip": "127.0.3.%d" % (n.idx % 250 + 1),
             "serial_no": 1, "uuid": "node-uuid-%d" % n.idx,
             "ctime": 1700000000.0, "mtime": 1700000000.0,
             "csockets": 1, "cnodes": 1,
@@ -221,8 +221,8 @@ def model_to_ialloc(data, rng, hypervisor="xen-pvm", drained=(), not_vm_capable=
                                            else n.t_spindles),
                          "oob_program": None, "ssh_port": 22, "cpu_speed": 1.0},
             "tags": list(n.tags),
-            "primary_ip": "192.0.2.%d" % (n.idx % 250 + 1),
-            "secondary_ip": "198.51.100.%d" % (n.idx % 250 + 1),
+            "primary_ip": "127.0.2.%d" % (n.idx % 250 + 1),
+            "secondary_ip": "127.0.3.%d" % (n.idx % 250 + 1),
             "master_candidate": True, "master_capable": True,
         }
         if rng.random() < 0.7 or not vm_capable:

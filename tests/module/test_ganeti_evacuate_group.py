@@ -99,7 +99,7 @@ def test_answers_iallocator_requests_exactly_as_hail(tmp_path):
 
 
 def test_node_evacuation_plan(tmp_path, cluster):
-    status, result, output = run(tmp_path, dict(data_file=cluster, nodes=['n1-0'],
+    status, result, output = run(tmp_path, dict(data_file=cluster, nodes=['n1-0'], mode='all',
                                                 details='full'), '--check', '--diff')
     assert status == 'CHANGED', output
     assert result['kind'] == 'node-evacuate' and result['mode'] == 'all'
@@ -135,6 +135,30 @@ def test_node_evacuation_plan(tmp_path, cluster):
     for job, previous in zip(jobs, [None] + jobs[:-1]):
         chained = previous is not None and previous['move'] == job['move']
         assert job['depends'] == ([previous['job']] if chained else []), job
+
+
+def test_the_default_is_secondary_only_then_primary_only(tmp_path, cluster):
+    """What `gnt-node evacuate -s n1-0` then `-p n1-0` would run: d2 gets a new
+    secondary, then d0 and d1 fail over to theirs (which keeps n1-0 their
+    secondary: said in a warning), p0 cannot move."""
+    status, result, output = run(tmp_path, dict(data_file=cluster, nodes=['n1-0']), '--check')
+    assert status == 'CHANGED', output
+    assert result['mode'] == 'secondary-then-primary'
+    first, second = result['iallocator_result']
+    assert [m[0] for m in first['result'][0]] == ['d2']
+    assert sorted(m[0] for m in second['result'][0]) == ['d0', 'd1']
+    assert [f[0] for f in second['result'][1]] == ['p0']
+    by_name = {m['instance']: m for m in result['moves']}
+    assert by_name['d2']['move'] == 'replace_disks' and by_name['d2']['old_primary'] == 'n1-3'
+    for name, secondary in (('d0', 'n1-1'), ('d1', 'n1-2')):
+        assert by_name[name]['move'] == 'migrate', by_name[name]
+        assert (by_name[name]['new_primary'], by_name[name]['new_secondary']) == (secondary, 'n1-0')
+    assert result['jobsets'] == [[by_name['d2']['index']],
+                                 sorted(by_name[n]['index'] for n in ('d0', 'd1'))]
+    assert any('keep their secondary on the evacuated node(s)' in w and 'd0, d1' in w
+               for w in result['data_warnings']), result['data_warnings']
+    assert result['summary'].startswith('node-evacuate (secondary-then-primary) of n1-0: '
+                                        '3 instance(s) to move')
 
 
 def test_modes_pick_the_instances(tmp_path, cluster):

@@ -7,13 +7,21 @@ from __future__ import annotations
 
 from ...options import Option
 
-# hail's node-evacuate modes
+# hail's node-evacuate modes (what an IAllocator request may ask for)
 PRIMARY_ONLY, SECONDARY_ONLY, ALL = "primary-only", "secondary-only", "all"
-MODES = (PRIMARY_ONLY, SECONDARY_ONLY, ALL)
+HAIL_MODES = (PRIMARY_ONLY, SECONDARY_ONLY, ALL)
+# What an operator runs, and the default: `gnt-node evacuate -s`, then `-p` on
+# the cluster the first left.  Ganeti itself refuses `all` (LUNodeEvacuate:
+# "not possible to evacuate all instances at once"); only hail answers it.
+SECONDARY_THEN_PRIMARY = "secondary-then-primary"
+MODES = (SECONDARY_THEN_PRIMARY,) + HAIL_MODES
+# the hail modes a module mode runs, one after the other
+PHASES = {SECONDARY_THEN_PRIMARY: (SECONDARY_ONLY, PRIMARY_ONLY),
+          PRIMARY_ONLY: (PRIMARY_ONLY,), SECONDARY_ONLY: (SECONDARY_ONLY,), ALL: (ALL,)}
 
 EVACUATE_OPTIONS = (
     Option("nodes", "list", (), elements="str"),
-    Option("mode", "str", ALL, choices=MODES),
+    Option("mode", "str", SECONDARY_THEN_PRIMARY, choices=MODES),
     Option("instances", "list", (), elements="str"),
     Option("target_groups", "list", (), elements="str"),
     Option("ignore_soft_errors", "bool", False),

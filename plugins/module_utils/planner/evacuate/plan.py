@@ -13,8 +13,8 @@ Entry points:
       * an IAllocator ``request`` dict (``type`` node-evacuate, change-group
         or relocate), as ``backend.ialloc.load_ialloc`` returns it;
       * ``{"request": <that dict>, "ignore_soft_errors": b, "no_capacity_checks": b}``;
-      * module options: ``nodes`` + ``mode`` (primary-only | secondary-only |
-        all, default all), or ``instances`` + ``target_groups`` (names or
+      * module options: ``nodes`` + ``mode`` (secondary-then-primary, the
+        default: two hail requests | primary-only | secondary-only | all), or ``instances`` + ``target_groups`` (names or
         UUIDs, empty = any other group), with ``ignore_soft_errors``,
         ``no_capacity_checks``.  With ``nodes``, the instances are the ones
         on those nodes for that mode, in cluster order.
@@ -54,6 +54,8 @@ state (the scalar moves on node lists).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from ...backend.ialloc import load_ialloc, load_ialloc_text
 from ...backend.prepare import prepare
 from ...errors import HtoolsError
@@ -61,12 +63,16 @@ from ...plan.record import Move
 from ...plan.usage import usage_state
 from ..base import Planner
 from ..metrics import cluster_score
-from .options import EVACUATE_OPTIONS, PRIMARY_ONLY, SECONDARY_ONLY
+from .options import EVACUATE_OPTIONS, PRIMARY_ONLY, SECONDARY_ONLY, SECONDARY_THEN_PRIMARY
 from .request import CHANGE_GROUP, NODE_EVACUATE, RELOCATE, from_ialloc, from_options
 from .state import EvacState
 from .view import EvacuationView
 
 KIND = "evacuate"
+
+# One hail request of a plan: its mode, [(instance idx, Moved | Unmoved)], and
+# the cluster before and after it.
+Phase = namedtuple("Phase", "mode outcome before after")
 OPTIONS = ("nodes", "mode", "instances", "target_groups", "ignore_soft_errors",
            "no_capacity_checks", "drain")
 
@@ -76,23 +82,38 @@ def _is_request(value):
 
 
 def run(data, request):
-    """Plan a resolved Request on prepared data: (outcome, state before, state after)."""
+    """Plan a resolved Request of one hail request on prepared data:
+    (outcome, state before, state after)."""
+    phase = run_phases(data, request)
+    if len(phase) != 1:
+        raise ValueError("run() plans one hail request; %s is %d" % (request.mode, len(phase)))
+    return phase[0].outcome, phase[0].before, phase[0].after
+
+
+def run_phases(data, request):
+    """Plan a resolved Request on prepared data: one Phase per hail request,
+    each planned on the cluster the previous one leaves."""
     # the searches (numpy) load when a plan is computed, not whenever the
     # registry is imported (every module imports it)
     # pylint: disable-next=import-outside-toplevel
     from .change_group import change_group
     from .node_evac import node_evacuate  # pylint: disable=import-outside-toplevel
     state = EvacState(data)
-    before = EvacState(data)
     force = request.ignore_soft_errors
     if request.kind == NODE_EVACUATE:
-        outcome = node_evacuate(state, request.mode, request.idxs, force)
-    elif request.kind == CHANGE_GROUP:
+        phases = []
+        for mode, idxs in request.phases:
+            before = state.snapshot()
+            outcome = node_evacuate(state, mode, idxs, force)
+            phases.append(Phase(mode, outcome, before, state.snapshot()))
+        return phases
+    before = EvacState(data)
+    if request.kind == CHANGE_GROUP:
         outcome = change_group(state, request.idxs, request.targets, force,
                                not request.no_capacity_checks)
     else:
         outcome = _relocate(state, request, force)
-    return outcome, before, state
+    return [Phase(request.mode, outcome, before, state)]
 
 
 def _relocate(state, request, force):
@@ -170,8 +191,8 @@ def evacuate(data, request_or_options, prepared=False):
     else:
         opts = dict(request_or_options or {})
         request = from_options(data, opts)
-    outcome, before, after = run(data, request)
-    document = answer_document(data, request, outcome)
+    phases = run_phases(data, request)
+    documents = [answer_document(data, request, phase.outcome) for phase in phases]
     drain = [data.nodes[k] for k in request.nodes] if opts.get("drain") else []
     for node in drain:
         if node.is_master:      # Ganeti changes the master's role only by master-failover
@@ -183,38 +204,30 @@ def evacuate(data, request_or_options, prepared=False):
               "target_groups": [data.groups[g].name for g in request.targets],
               "ignore_soft_errors": request.ignore_soft_errors,
               "no_capacity_checks": request.no_capacity_checks,
-              "iallocator_result": document, "warnings": list(data.warnings)}
+              # hail's answer; a list of its answers, in order, when the plan is two requests
+              "iallocator_result": documents[0] if len(documents) == 1 else documents,
+              "warnings": list(data.warnings)}
     if request.kind == RELOCATE:
         report.update(moves=[], jobsets=[], jobs=[], failed_instances=[], changed=False)
         report["summary"] = summary(report)
         return report
-    moves, failed, jobs = [], [], []
-    touched = set()
-    for idx, result in outcome:
-        name = data.instances[idx].name
-        if result.status == "failed":
-            failed.append({"instance": name, "reason": result.reason})
-            continue
-        old, new = _placement(before, idx), _placement(after, idx)
-        touched.add(before.nodes[before.insts[idx].pnode].group)
-        touched.add(result.group)
-        number = len(moves) + 1
-        jobs += rapi_jobs(len(jobs), number, name, result.opcodes)
-        moves.append(Move(number, name, move_kind(result.opcodes), 1,
-                          old["primary"], old["secondary"], new["primary"], new["secondary"],
-                          result.opcodes, {"old_group": old["group"], "new_group": new["group"]},
-                          ).record())
+    before, after = phases[0].before, phases[-1].after
+    moves, failed, jobs, touched = _moves(data, phases)
     for idx in request.idxs:
         touched.add(before.nodes[before.insts[idx].pnode].group)
     scores = {}
     for gdx in sorted(touched):
         scores[data.groups[gdx].name] = {"before": before.group_score(before.nodes, gdx),
                                          "after": after.group_score(after.nodes, gdx)}
+    report["warnings"] += _still_on_nodes(after, request)
     report.update(
         failed_instances=failed, jobs=jobs,
-        # one move per instance (hail's moved list, with its job's opcodes);
-        # hail's jobs are independent, so they form a single jobset
-        moves=moves, jobsets=[[m["index"] for m in moves]] if moves else [],
+        # one move per instance and hail request (hail's moved list, with its
+        # job's opcodes); hail's jobs are independent, so a request's moves
+        # form one jobset, run after the previous request's
+        moves=moves, jobsets=[each for each in (
+            [m["index"] for m in moves if m["jobset"] == number]
+            for number in range(1, len(phases) + 1)) if each],
         scores=scores,
         score_before=cluster_score(before.nodes), score_after=cluster_score(after.nodes),
         node_usage=_node_usage(before, after,
@@ -222,6 +235,44 @@ def evacuate(data, request_or_options, prepared=False):
         changed=bool(moves))
     report["summary"] = summary(report)
     return report
+
+
+def _moves(data, phases):
+    """The plan's moves, unmovable instances, RAPI jobs and the groups touched."""
+    moves, failed, jobs = [], [], []
+    touched = set()
+    for jobset, phase in enumerate(phases, start=1):
+        before, after = phase.before, phase.after
+        for idx, result in phase.outcome:
+            name = data.instances[idx].name
+            if result.status == "failed":
+                failed.append({"instance": name, "reason": result.reason})
+                continue
+            old, new = _placement(before, idx), _placement(after, idx)
+            touched.add(before.nodes[before.insts[idx].pnode].group)
+            touched.add(result.group)
+            number = len(moves) + 1
+            jobs += rapi_jobs(len(jobs), number, name, result.opcodes)
+            moves.append(Move(number, name, move_kind(result.opcodes), jobset,
+                              old["primary"], old["secondary"], new["primary"], new["secondary"],
+                              result.opcodes, {"old_group": old["group"], "new_group": new["group"]},
+                              ).record())
+    return moves, failed, jobs, touched
+
+
+def _still_on_nodes(after, request):
+    """A warning when the evacuated nodes keep instances: a primary-only
+    evacuation fails DRBD instances over to their secondary, which makes the
+    node they left their secondary (as `gnt-node evacuate -p` does)."""
+    if request.kind != NODE_EVACUATE or request.mode not in (PRIMARY_ONLY, SECONDARY_THEN_PRIMARY):
+        return []
+    wanted = set(request.nodes)
+    names = sorted(i.name for i in after.insts if i.snode in wanted and i.pnode not in wanted)
+    if not names:
+        return []
+    return ["after the plan %d instance(s) keep their secondary on the evacuated node(s) "
+            "(a primary-only evacuation fails DRBD instances over to their secondary): %s; "
+            "mode secondary-only moves them off" % (len(names), ", ".join(names))]
 
 
 def _node_usage(before, after, groups):
@@ -279,7 +330,8 @@ def iallocator_result(request_doc, ignore_soft_errors=False, no_capacity_checks=
 
 
 # What an IAllocator request file says itself, and options must not contradict.
-_REQUEST_OPTIONS = (("nodes", []), ("instances", []), ("target_groups", []), ("mode", "all"))
+_REQUEST_OPTIONS = (("nodes", []), ("instances", []), ("target_groups", []),
+                    ("mode", SECONDARY_THEN_PRIMARY))
 
 
 def _compute(data, opts):

@@ -7,21 +7,27 @@ to instance and group indices the way hail resolves names."""
 from __future__ import annotations
 
 from ...errors import DataError, LookupFailure
-from .options import ALL, MODES, PRIMARY_ONLY, SECONDARY_ONLY
+from .options import ALL, HAIL_MODES, MODES, PHASES, PRIMARY_ONLY, SECONDARY_ONLY
 
 NODE_EVACUATE, CHANGE_GROUP, RELOCATE = "node-evacuate", "change-group", "relocate"
 
 
 class Request:
     """kind, mode (node-evacuate), instance indices, target group indices,
-    the two hail options; `relocate` also carries the excluded node indices."""
+    the two hail options; `relocate` also carries the excluded node indices.
+
+    `phases` are the hail requests a node evacuation runs, in order: (hail
+    mode, instance indices), one for a hail mode, two for secondary-then-primary.
+    """
 
     def __init__(self, kind, idxs, mode=ALL, targets=(), ignore_soft_errors=False,
-                 no_capacity_checks=False, relocate_from=(), required_nodes=1, nodes=()):
+                 no_capacity_checks=False, relocate_from=(), required_nodes=1, nodes=(),
+                 phases=None):
         self.kind = kind
         self.nodes = list(nodes)        # the evacuated nodes' indices, when given by name
         self.idxs = list(idxs)
         self.mode = mode
+        self.phases = list(phases) if phases is not None else [(mode, self.idxs)]
         self.targets = list(targets)
         self.ignore_soft_errors = bool(ignore_soft_errors)
         self.no_capacity_checks = bool(no_capacity_checks)
@@ -80,7 +86,7 @@ def from_ialloc(data, request, ignore_soft_errors=False, no_capacity_checks=Fals
     if kind == NODE_EVACUATE:
         idxs = [_inst(data, n) for n in _field(request, "instances", list)]
         mode = _field(request, "evac_mode", str)
-        if mode not in MODES:
+        if mode not in HAIL_MODES:
             raise DataError("invalid request dict: key 'evac_mode': unknown mode %r" % mode)
         return Request(kind, idxs, mode=mode, **opts)
     if kind == CHANGE_GROUP:
@@ -104,7 +110,9 @@ def from_options(data, options):
 
     With `nodes`, the instances are those with their primary (primary-only),
     their secondary (secondary-only) or either (all) on one of the nodes, in
-    cluster order (Ganeti's own LU lists them per node and mode).
+    cluster order (Ganeti's own LU lists them per node and mode);
+    secondary-then-primary asks for the secondaries, then the primaries (a
+    secondary-only evacuation moves no primary, so both lists are known now).
     """
     common = dict(ignore_soft_errors=options.get("ignore_soft_errors") or False,
                   no_capacity_checks=options.get("no_capacity_checks") or False)
@@ -113,18 +121,14 @@ def from_options(data, options):
     if nodes and instances:
         raise DataError("give either nodes (node-evacuate) or instances (change-group), not both")
     if nodes:
-        mode = options.get("mode") or ALL
+        mode = options.get("mode") or MODES[0]
         if mode not in MODES:
             raise DataError("unknown evacuation mode %r" % mode, expected=", ".join(MODES))
         wanted = sorted({_named(data.nodes, n, lambda x: (x.name, x.alias), "node")
                          for n in nodes})
-        idxs = []
-        for inst in data.instances:
-            on_p = inst.pnode in wanted and mode != SECONDARY_ONLY
-            on_s = inst.snode in wanted and mode != PRIMARY_ONLY
-            if on_p or on_s:
-                idxs.append(inst.idx)
-        return Request(NODE_EVACUATE, idxs, mode=mode, nodes=wanted, **common)
+        phases = [(hail_mode, _on_nodes(data, wanted, hail_mode)) for hail_mode in PHASES[mode]]
+        idxs = [idx for _mode, each in phases for idx in each]
+        return Request(NODE_EVACUATE, idxs, mode=mode, nodes=wanted, phases=phases, **common)
     if instances:
         idxs = [_named(data.instances, n, lambda i: (i.name, i.alias), "instance")
                 for n in instances]
@@ -132,3 +136,14 @@ def from_options(data, options):
                    for g in options.get("target_groups") or []]
         return Request(CHANGE_GROUP, idxs, targets=targets, **common)
     raise DataError("nothing to evacuate: give nodes (node-evacuate) or instances (change-group)")
+
+
+def _on_nodes(data, wanted, mode):
+    """The instances a hail `mode` request for the nodes `wanted` lists."""
+    idxs = []
+    for inst in data.instances:
+        on_p = inst.pnode in wanted and mode != SECONDARY_ONLY
+        on_s = inst.snode in wanted and mode != PRIMARY_ONLY
+        if on_p or on_s:
+            idxs.append(inst.idx)
+    return idxs

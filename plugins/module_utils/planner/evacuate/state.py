@@ -45,6 +45,11 @@ class EvacState:
             members.setdefault(node.group, []).append(node.idx)
         self.members = members            # group idx -> node indices, ascending
 
+    def snapshot(self):
+        """This state as it is now (its node and instance objects are never
+        modified in place, so sharing them is safe)."""
+        return EvacState(self.data, self.nodes, self.insts)
+
     def group_score(self, nodes, gdx):
         """The score hail compares evacuation targets by: a full recompute
         over every node of the group, offline ones included."""
