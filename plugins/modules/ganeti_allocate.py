@@ -102,6 +102,15 @@ options:
         C(hail --static-kvm-node-memory); C(0) keeps the value the node reports.
     type: int
     default: 4096
+  restrict_allocation_to:
+    description:
+      - Place instances only on these nodes (full names), like
+        C(hail --restrict-allocation-to); it takes the place of an IAllocator request's
+        own C(restrict-to-nodes). Empty - the default - restricts nothing.
+      - A name that is no node of the cluster is refused (C(hail) ignores it).
+    type: list
+    elements: str
+    default: []
 notes:
   - The disk space of a spec given as options is counted as Ganeti counts it in its own
     requests (128 MiB of DRBD metadata per disk; none for diskless and blockdev).
@@ -204,6 +213,7 @@ def main():
         ignore_soft_errors=dict(type="bool", default=False),
         no_capacity_checks=dict(type="bool", default=False),
         static_kvm_node_memory=dict(type="int", default=4096),
+        restrict_allocation_to=dict(type="list", elements="str", default=[]),
     )
     HtoolsModule(argument_spec, mutually_exclusive=[("instances", "secondary_for")]).run_report(
         allocate_report)

@@ -60,7 +60,7 @@ options:
     description:
       - Which instances of O(nodes) move, and how.
       - C(secondary-then-primary) plans what an operator runs - C(gnt-node evacuate -s),
-        then C(gnt-node evacuate -p) on the cluster the first leaves: two C(hail)
+        then C(gnt-node evacuate -p) on the cluster the first leaves - two C(hail)
         requests, each answered as C(hail) does; the moves of the second run after
         every move of the first (two jobsets).
       - C(secondary-only) gives DRBD instances new secondaries; C(primary-only) moves
@@ -113,6 +113,16 @@ options:
         empty) - the others move, the failed ones stay.
     type: bool
     default: false
+  restrict_allocation_to:
+    description:
+      - Like C(hail --restrict-allocation-to) - node names (full); a group change then
+        chooses each instance's target group by these nodes only (the move itself may use
+        any node of that group, as in C(hail)). Node evacuations are not affected, as in
+        C(hail). Empty - the default - restricts nothing.
+      - A name that is no node of the cluster is refused (C(hail) ignores it).
+    type: list
+    elements: str
+    default: []
 attributes:
   check_mode:
     description: Returns the plan; nothing is drained, moved or locked.

@@ -212,6 +212,8 @@ def test_plan_given_back_and_executing_needs_rapi(tmp_path, cluster):
     ({'instances': ['d0'], 'target_groups': ['nosuch']}, 'unknown node group nosuch'),
     ({}, 'nothing to evacuate'),
     ({'nodes': ['n1-0'], 'mode': 'both'}, 'value of mode must be one of'),
+    ({'instances': ['d3'], 'restrict_allocation_to': ['n2-0', 'n2-9']},
+     'restrict_allocation_to: no such node: n2-9'),
 ])
 def test_bad_requests_fail_clearly(tmp_path, cluster, params, message):
     status, result, output = run(tmp_path, dict(params, data_file=cluster), '--check')

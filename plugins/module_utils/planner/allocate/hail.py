@@ -167,9 +167,12 @@ def group_alloc(data, nodes, insts, inst, required, opts, group_name):
                                                    sol.describe(_names(nodes)))])
 
 
-def answer(data, request, force=False, capacity=True):
-    """hail's response document (success, info, result) for an allocate-family request."""
-    opts = dict(force=force, capacity=capacity, restrict=None)
+def answer(data, request, force=False, capacity=True, restrict=None):
+    """hail's response document (success, info, result) for an allocate-family request.
+
+    `restrict`: hail's --restrict-allocation-to (node names); it wins over an
+    allocate request's own restrict-to-nodes, as in hail."""
+    opts = dict(force=force, capacity=capacity, restrict=restrict)
     kind = _key(request, "type", str, "invalid request dict")
     nodes, insts = list(data.nodes), list(data.instances)
     try:
@@ -191,7 +194,8 @@ def _allocate(data, nodes, insts, request, opts):
     required = _key(request, "required_nodes", int, "invalid request dict")
     inst = new_instance(data, request, name)
     inst.idx = len(insts)
-    restrict = request.get("restrict-to-nodes")
+    restrict = opts["restrict"] if opts["restrict"] is not None \
+        else request.get("restrict-to-nodes")
     opts = dict(opts, restrict=restrict)
     group = request.get("group_name")
     if dedicated.is_dedicated(data, group):
@@ -234,11 +238,11 @@ def _multi(data, nodes, insts, request, opts):
             if group is not None:
                 # hail places each instance of a named group on the cluster as it was
                 sol, _log = dedicated.find_allocation(data, start, _group_idx(data, group), inst,
-                                                      required, opts["force"])
+                                                      required, opts["force"], opts["restrict"])
                 log = [sol.describe(start)]
             else:
                 sol, log = dedicated.find_mg_allocation(data, nodes, inst, required,
-                                                        opts["force"])
+                                                        opts["force"], opts["restrict"])
             best = sol.best
             names = [nodes[k].name for k in best[3]] if best is not None else None
             changed = best[1] if best is not None else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ...errors import HtoolsError
 from ...backend.prepare import prepare
+from ..evacuate.request import known_nodes
 from .hail import ALLOCATE, ALLOCATE_SECONDARY, KINDS, MULTI_ALLOCATE, answer
 
 # Ganeti's own disk_space_total (cmdlib ComputeDiskSize): DRBD adds 128 MiB of
@@ -94,8 +95,10 @@ def allocate_report(data, params):
                           "(ganeti_evacuate_group answers the others)"
                           % (req.get("type") if isinstance(req, dict) else None, ", ".join(KINDS)))
     prepare(data)
+    restrict = known_nodes(data, params.get("restrict_allocation_to"))
     doc = answer(data, req, force=params.get("ignore_soft_errors"),
-                 capacity=not params.get("no_capacity_checks"))
+                 capacity=not params.get("no_capacity_checks"),
+                 restrict=restrict)
     placements = []
     if doc["success"] and req["type"] == ALLOCATE:
         placements = [_placement(req["name"], doc["result"])]

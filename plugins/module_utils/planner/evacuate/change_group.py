@@ -34,8 +34,11 @@ def target_groups(state, idxs, given):
     return targets
 
 
-def change_group(state, idxs, given, force, capacity_checks, pair_search=best_pair):
-    """Same outcome list as node_evacuate; `state` ends in the final state."""
+def change_group(state, idxs, given, force, capacity_checks, pair_search=best_pair,
+                 restrict=None):
+    """Same outcome list as node_evacuate; `state` ends in the final state.
+    `restrict` (node names) limits the nodes each group is judged by when the
+    target group is chosen, not the nodes of the move (as in hail)."""
     originals = list(state.insts)
     targets = target_groups(state, idxs, given)
     offline = {n.idx for n in state.nodes if n.offline}
@@ -44,7 +47,7 @@ def change_group(state, idxs, given, force, capacity_checks, pair_search=best_pa
         inst = originals[idx]
         try:
             gdx = choose_group(state, state.nodes, state.insts, inst, targets, force,
-                               capacity_checks)
+                               capacity_checks, restrict)
             avail = [k for k in state.members[gdx] if k not in offline]
             nodes, moved, ops = evacuate_one(state, state.nodes, ALL, inst, gdx, avail, False,
                                              pair_search)

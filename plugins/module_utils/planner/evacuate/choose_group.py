@@ -116,8 +116,9 @@ def _describe(sol):
         hs_fixed(sol.best[0], 8), sol.allocs, len(sol.failures), reasons, "/".join(sol.best[2]))
 
 
-def choose_group(state, nodes, insts, inst, targets, force, capacity_checks):
-    """The chosen group index, or raise Failed with hail's message."""
+def choose_group(state, nodes, insts, inst, targets, force, capacity_checks, restrict=None):
+    """The chosen group index, or raise Failed with hail's message; only the
+    nodes named in `restrict` (when given) are tried in each group."""
     data = state.data
     populated = sorted(state.members)
     allowed = [g for g in populated if g in targets]
@@ -149,7 +150,8 @@ def choose_group(state, nodes, insts, inst, targets, force, capacity_checks):
     results = []
     for gdx in valid:
         group = data.groups[gdx]
-        online = [k for k in state.members[gdx] if not nodes[k].offline]
+        online = [k for k in state.members[gdx] if not nodes[k].offline
+                  and (restrict is None or nodes[k].name in restrict)]
         try:
             if required == 2:
                 sol = _try_pairs(state, nodes, insts, inst, online, force, good)

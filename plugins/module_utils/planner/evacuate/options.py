@@ -29,4 +29,6 @@ EVACUATE_OPTIONS = (
     Option("drain", "bool", True),
     # Not hail's: whether a plan some of whose instances cannot move still runs.
     Option("allow_partial", "bool", False),
+    # hail's --restrict-allocation-to (change-group: the target group's choice)
+    Option("restrict_allocation_to", "list", (), elements="str"),
 )

@@ -64,7 +64,8 @@ from ...plan.usage import usage_state
 from ..base import Planner
 from ..metrics import cluster_score
 from .options import EVACUATE_OPTIONS, PRIMARY_ONLY, SECONDARY_ONLY, SECONDARY_THEN_PRIMARY
-from .request import CHANGE_GROUP, NODE_EVACUATE, RELOCATE, from_ialloc, from_options
+from .request import (CHANGE_GROUP, NODE_EVACUATE, RELOCATE, from_ialloc, from_options,
+                      known_nodes)
 from .state import EvacState
 from .view import EvacuationView
 
@@ -74,7 +75,7 @@ KIND = "evacuate"
 # the cluster before and after it.
 Phase = namedtuple("Phase", "mode outcome before after")
 OPTIONS = ("nodes", "mode", "instances", "target_groups", "ignore_soft_errors",
-           "no_capacity_checks", "drain")
+           "no_capacity_checks", "drain", "restrict_allocation_to")
 
 
 def _is_request(value):
@@ -110,7 +111,7 @@ def run_phases(data, request):
     before = EvacState(data)
     if request.kind == CHANGE_GROUP:
         outcome = change_group(state, request.idxs, request.targets, force,
-                               not request.no_capacity_checks)
+                               not request.no_capacity_checks, restrict=request.restrict)
     else:
         outcome = _relocate(state, request, force)
     return [Phase(request.mode, outcome, before, state)]
@@ -187,7 +188,8 @@ def evacuate(data, request_or_options, prepared=False):
     elif _is_request((request_or_options or {}).get("request")):
         opts = dict(request_or_options)
         request = from_ialloc(data, opts["request"], opts.get("ignore_soft_errors") or False,
-                              opts.get("no_capacity_checks") or False)
+                              opts.get("no_capacity_checks") or False,
+                              known_nodes(data, opts.get("restrict_allocation_to")))
     else:
         opts = dict(request_or_options or {})
         request = from_options(data, opts)
@@ -315,16 +317,18 @@ def summary(report):
     return text
 
 
-def iallocator_result(request_doc, ignore_soft_errors=False, no_capacity_checks=False):
-    """The document `hail [--ignore-soft-errors] [--no-capacity-checks] FILE` prints
-    for an IAllocator request (JSON text or an already decoded dict), parsed."""
+def iallocator_result(request_doc, ignore_soft_errors=False, no_capacity_checks=False,
+                      restrict=None):
+    """The document `hail [--ignore-soft-errors] [--no-capacity-checks]
+    [--restrict-allocation-to=NODES] FILE` prints for an IAllocator request
+    (JSON text or an already decoded dict), parsed."""
     if isinstance(request_doc, (str, bytes)):
         data, req = load_ialloc_text(request_doc if isinstance(request_doc, str)
                                      else request_doc.decode("utf-8"))
     else:
         data, req = load_ialloc(request_doc)
     prepare(data)
-    request = from_ialloc(data, req, ignore_soft_errors, no_capacity_checks)
+    request = from_ialloc(data, req, ignore_soft_errors, no_capacity_checks, restrict)
     outcome, _before, _after = run(data, request)
     return answer_document(data, request, outcome)
 

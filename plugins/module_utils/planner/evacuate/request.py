@@ -22,12 +22,15 @@ class Request:
 
     def __init__(self, kind, idxs, mode=ALL, targets=(), ignore_soft_errors=False,
                  no_capacity_checks=False, relocate_from=(), required_nodes=1, nodes=(),
-                 phases=None):
+                 phases=None, restrict=None):
         self.kind = kind
         self.nodes = list(nodes)        # the evacuated nodes' indices, when given by name
         self.idxs = list(idxs)
         self.mode = mode
         self.phases = list(phases) if phases is not None else [(mode, self.idxs)]
+        # hail's --restrict-allocation-to: node names a change-group may choose
+        # its target group by (None: any)
+        self.restrict = restrict
         self.targets = list(targets)
         self.ignore_soft_errors = bool(ignore_soft_errors)
         self.no_capacity_checks = bool(no_capacity_checks)
@@ -77,12 +80,14 @@ def _field(request, key, kind):
     return value
 
 
-def from_ialloc(data, request, ignore_soft_errors=False, no_capacity_checks=False):
+def from_ialloc(data, request, ignore_soft_errors=False, no_capacity_checks=False,
+                restrict=None):
     """A request dict of an IAllocator document (data already prepared)."""
     if not isinstance(request, dict):
         raise DataError("invalid iallocator message: key 'request' not found")
     kind = _field(request, "type", str)
-    opts = dict(ignore_soft_errors=ignore_soft_errors, no_capacity_checks=no_capacity_checks)
+    opts = dict(ignore_soft_errors=ignore_soft_errors, no_capacity_checks=no_capacity_checks,
+                restrict=restrict)
     if kind == NODE_EVACUATE:
         idxs = [_inst(data, n) for n in _field(request, "instances", list)]
         mode = _field(request, "evac_mode", str)
@@ -115,7 +120,8 @@ def from_options(data, options):
     secondary-only evacuation moves no primary, so both lists are known now).
     """
     common = dict(ignore_soft_errors=options.get("ignore_soft_errors") or False,
-                  no_capacity_checks=options.get("no_capacity_checks") or False)
+                  no_capacity_checks=options.get("no_capacity_checks") or False,
+                  restrict=known_nodes(data, options.get("restrict_allocation_to")))
     nodes = options.get("nodes") or []
     instances = options.get("instances") or []
     if nodes and instances:
@@ -147,3 +153,16 @@ def _on_nodes(data, wanted, mode):
         if on_p or on_s:
             idxs.append(inst.idx)
     return idxs
+
+
+def known_nodes(data, names):
+    """hail's --restrict-allocation-to list (None: no restriction); every name
+    must be a node of the cluster (hail ignores a typing error silently)."""
+    if not names:
+        return None
+    known = {node.name for node in data.nodes}
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise DataError("restrict_allocation_to: no such node: %s (give full node names)"
+                        % ", ".join(unknown))
+    return list(names)
