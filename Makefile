@@ -136,23 +136,27 @@ example: venv link
 # ---------------------------------------------------------------- tests
 
 # As root, the vm lab boots in the background from the start, and its tests
-# run beside the namespace-lab tests (tests/run_labs.sh): they all mostly wait
-# on Ganeti.  Both labs are torn down afterwards, also when something fails.
+# run beside the namespace-lab tests and then beside the checks
+# (tests/run_labs.sh): the labs mostly wait on Ganeti.  Both labs are torn
+# down afterwards, also when something fails.
 test: deps
 	$(call phase,unit tests (the vm lab boots beside them))
 	@if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh start || exit 1; fi
 	@$(MAKE) --no-print-directory unit || { \
 	  if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh stop; tests/vmlab/down.sh; fi; exit 1; }
-	$(call phase,lab tests (namespace lab and vm lab side by side))
+	$(call phase,lab tests (namespace lab and vm lab side by side; then the checks beside the vm lab))
 	@if [ "$$(id -u)" = 0 ]; then \
-	  MAKE="$(MAKE)" tests/run_labs.sh || exit 1; \
+	  MAKE="$(MAKE)" tests/run_labs.sh $(CHECKS_LANES) || exit 1; \
 	else \
 	  echo "== make test: integration and vm lab tests NOT run (they need root: sudo make integration vmlab)"; \
+	  $(CHECKS_LANES) || exit 1; \
 	fi
-	$(call phase,checks and the version matrix)
-	$(MAKE) --no-print-directory -j2 --output-sync=target checks-lane matrix-lane
 	$(call phase,end)
 	@echo "== make test: all passed"
+
+# The checks and the version matrix in two lanes; as root they run beside
+# the vm-lab tests (tests/run_labs.sh).
+CHECKS_LANES = $(MAKE) --no-print-directory -j2 --output-sync=target checks-lane matrix-lane
 
 # Where the time of `make test` goes: with HTOOLS_PHASE_LOG set (.ci/run sets
 # it and prints the table at its end), each phase appends "epoch name".

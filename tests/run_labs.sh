@@ -4,8 +4,16 @@
 # namespace-lab tests (integration, then molecule) and, once the vm lab is up,
 # the vm-lab tests run side by side: both mostly wait on Ganeti and its VMs,
 # and one after the other they took more than half of CI's hour.  The vm-lab
-# output is kept in a file and printed after.  Both labs are gone at the end,
-# whatever failed; the exit status is non-zero if anything did.
+# output is kept in a file and printed after.
+#
+#   tests/run_labs.sh [COMMAND...]
+#
+# COMMAND (make test: the checks and the version matrix, which need no lab)
+# runs once the namespace-lab tests are done, while the vm-lab tests go on:
+# they outlast the namespace lab by more than the checks take.  The VMs keep
+# their priority (boot.sh gives their session's autogroup -10).
+# Both labs are gone at the end, whatever failed; the exit status is non-zero
+# if anything did.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 MAKE=${MAKE:-make}
@@ -27,6 +35,12 @@ vm_pid=$!
 "$MAKE" --no-print-directory integration
 lab_rc=$?
 mark "  namespace lab tests and molecule done"
+beside_rc=0
+if (( $# )); then
+  "$@"
+  beside_rc=$?
+  mark "  checks and the version matrix done (exit $beside_rc)"
+fi
 wait "$vm_pid"
 vm_rc=$?
 echo "== vm lab tests (run beside the namespace-lab tests), exit $vm_rc:"
@@ -34,5 +48,5 @@ cat "$vm_log"
 rm -f "$vm_log"
 tests/vmlab/boot.sh stop
 VMLAB_KEEP_LOGS=${HTOOLS_VMLAB_LOGS:-} tests/vmlab/down.sh >/dev/null || vm_rc=1
-echo "== labs: namespace-lab tests exit $lab_rc, vm-lab tests exit $vm_rc"
-[[ $lab_rc == 0 && $vm_rc == 0 ]]
+echo "== labs: namespace-lab tests exit $lab_rc, vm-lab tests exit $vm_rc${1:+, beside them $* exit $beside_rc}"
+[[ $lab_rc == 0 && $vm_rc == 0 && $beside_rc == 0 ]]

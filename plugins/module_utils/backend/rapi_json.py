@@ -224,7 +224,8 @@ def _instance(pos, raw, source, node_idx, reader):
         pos, name, mem, i.get("disk_usage", "int"), beparams.get("vcpus", "int"), status,
         beparams.get("auto_balance", "bool"), node_idx[pnode_name], snode, template,
         tags=i.get("tags", "str_list", []), spindle_use=beparams.get("spindle_use", "int"),
-        disks=disks, forthcoming=i.get("forthcoming", "bool", False))
+        disks=disks, forthcoming=i.get("forthcoming", "bool", False),
+        uuid=i.value["uuid"] if isinstance(i.value.get("uuid"), str) else None)
 
 
 def load_rapi_dir(path, static_kvm_memory=STATIC_KVM_MEMORY):

@@ -18,12 +18,12 @@ class Instance:
         "idx", "name", "alias", "mem", "dsk", "disks", "vcpus", "run_status",
         "auto_balance", "pnode", "snode", "template", "tags", "spindle_use",
         "forthcoming", "util", "movable", "excl_tags", "dsrd_loc_tags",
-        "location_score", "nics", "disk_units",
+        "location_score", "nics", "disk_units", "uuid",
     )
 
     def __init__(self, idx, name, mem, dsk, vcpus, run_status, auto_balance, pnode, snode,
                  template, tags=(), spindle_use=1, disks=None, forthcoming=False, nics=(),
-                 disk_units=None):
+                 disk_units=None, uuid=None):
         self.idx = idx
         self.name = name
         self.alias = name
@@ -47,6 +47,9 @@ class Instance:
         self.nics = list(nics)
         # a tuple, so that copies may share it
         self.disk_units = (None,) * len(self.disks) if disk_units is None else tuple(disk_units)
+        # Ganeti's id (live and saved RAPI data): its configuration, and so its
+        # own IAllocator requests, list instances in this order
+        self.uuid = uuid
 
     def copy(self):
         new = Instance.__new__(Instance)

@@ -115,7 +115,7 @@ def from_options(data, options):
 
     With `nodes`, the instances are those with their primary (primary-only),
     their secondary (secondary-only) or either (all) on one of the nodes, in
-    cluster order (Ganeti's own LU lists them per node and mode);
+    Ganeti's configuration order (config_order);
     secondary-then-primary asks for the secondaries, then the primaries (a
     secondary-only evacuation moves no primary, so both lists are known now).
     """
@@ -144,10 +144,20 @@ def from_options(data, options):
     raise DataError("nothing to evacuate: give nodes (node-evacuate) or instances (change-group)")
 
 
+def config_order(instances):
+    """The instances in the order Ganeti's configuration holds them - by UUID
+    - when every one has its UUID (live and saved RAPI data), else as given."""
+    if instances and all(inst.uuid for inst in instances):
+        return sorted(instances, key=lambda inst: inst.uuid)
+    return list(instances)
+
+
 def _on_nodes(data, wanted, mode):
-    """The instances a hail `mode` request for the nodes `wanted` lists."""
+    """The instances the request Ganeti sends for `mode` off the nodes
+    `wanted` lists, in its order (LUNodeEvacuate reads them from its
+    configuration)."""
     idxs = []
-    for inst in data.instances:
+    for inst in config_order(data.instances):
         on_p = inst.pnode in wanted and mode != SECONDARY_ONLY
         on_s = inst.snode in wanted and mode != PRIMARY_ONLY
         if on_p or on_s:
