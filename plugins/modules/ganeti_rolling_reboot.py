@@ -248,8 +248,9 @@ waves:
       type: bool
     evacuate:
       description:
-        - Per node of the wave, C(node) and C(moves) - the indices of the moves that take
-          an instance (or a DRBD secondary, with O(full_evacuation)) off that node.
+        - Per node of the wave that something leaves, C(node) and C(moves) - the indices
+          of the moves that take an instance (or a DRBD secondary, with
+          O(full_evacuation)) off that node. Nodes nothing leaves are not listed.
       type: list
       elements: dict
     down:

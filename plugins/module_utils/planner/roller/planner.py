@@ -191,7 +191,10 @@ def _report(data, ordered, master, text, warnings, opts, run=None, group_idx=Non
             "has_master": master_wave == number,
             "moves": [m["index"] for m in moves if m["wave"] == number],
             "migrate_primaries": migrate,
-            "evacuate": [{"node": data.nodes[n].name, "moves": leaving[n]} for n in members],
+            # only the nodes something leaves: a wave of empty nodes lists none
+            # (AWX stores every value of a result)
+            "evacuate": [{"node": data.nodes[n].name, "moves": leaving[n]}
+                         for n in members if leaving[n]],
         })
         waves[-1]["down"], _usage = wave_down(data, number, members, state, migrate,
                                               base_failing=base_failing)

@@ -72,8 +72,14 @@ def check_moves(plan):
     assert sorted(i for js in plan["jobsets"] for i in js) == [m["index"] for m in moves]
     for wave in plan["waves"]:
         assert wave["moves"] == [m["index"] for m in moves if m["wave"] == wave["wave"]]
-        assert [e["node"] for e in wave["evacuate"]] == wave["nodes"]
+        listed = [e["node"] for e in wave["evacuate"]]
+        assert listed == [n for n in wave["nodes"] if n in listed]
+        leaving = {node for index in wave["moves"] for node in
+                   (moves[index - 1]["old_primary"], moves[index - 1]["old_secondary"])
+                   if node not in (moves[index - 1]["new_primary"], moves[index - 1]["new_secondary"])}
+        assert set(listed) == leaving & set(wave["nodes"])
         for entry in wave["evacuate"]:
+            assert entry["moves"]
             for index in entry["moves"]:
                 move = moves[index - 1]
                 assert entry["node"] in (move["old_primary"], move["old_secondary"])
