@@ -23,10 +23,10 @@ class Option:
     """One option: Ansible type, default (None: none), bounds, choices, secrecy."""
 
     __slots__ = ("name", "type", "default", "elements", "minimum", "maximum", "above",
-                 "no_log", "choices")
+                 "no_log", "choices", "suboptions")
 
     def __init__(self, name, type_, default=None, elements=None, minimum=None, maximum=None,
-                 no_log=False, above=None, choices=None):
+                 no_log=False, above=None, choices=None, suboptions=None):
         self.name = name
         self.type = type_
         self.default = default
@@ -36,6 +36,7 @@ class Option:
         self.above = above          # exclusive lower bound (hbal's "expected >0")
         self.no_log = no_log
         self.choices = choices
+        self.suboptions = suboptions    # an Ansible argument spec of a dict's keys
 
     def valid_range(self):
         """The valid values in words, e.g. 'a finite number >= 0'."""
@@ -89,5 +90,7 @@ def argument_spec(options):
             entry["default"] = list(opt.default) if opt.type == "list" else opt.default
         if opt.no_log:
             entry["no_log"] = True
+        if opt.suboptions:
+            entry["options"] = opt.suboptions
         spec[opt.name] = entry
     return spec

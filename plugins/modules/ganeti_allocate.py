@@ -18,11 +18,17 @@ description:
     specs given as options, on a cluster read like the other modules of the collection.
   - Read-only - returns the placements and the C(gnt-instance) commands an operator
     would run; it creates nothing and is safe in check mode.
+  - The answer is also a plan (RV(plan)) - one move per placed instance, whose opcode
+    creates it where C(hail) puts it - with the nodes before and after in the HTML
+    report (O(report_file)); given back as O(plan), it is returned again as long as the
+    cluster did not change. Nothing executes it.
 author:
   - Ganeti htools collection contributors (@ganeti-htools)
 extends_documentation_fragment:
   - ganeti.htools.data_source
   - ganeti.htools.rapi
+  - ganeti.htools.plans
+  - ganeti.htools.plan_report
   - ganeti.htools.details
 options:
   instances:
@@ -121,8 +127,8 @@ attributes:
     description: Can run in check mode and return the same result.
     support: full
   diff_mode:
-    description: Returns no diff; nothing is changed.
-    support: none
+    description: Shows where each new instance would be created.
+    support: full
 seealso:
   - module: ganeti.htools.ganeti_capacity
   - name: hail(1)
@@ -176,8 +182,48 @@ commands:
   elements: str
 request:
   description: The IAllocator request answered (as built from the options, or read from the file).
-  returned: with details=full
+  returned: with O(details=full)
   type: dict
+kind:
+  description: The request type - C(allocate), C(multi-allocate) or C(allocate-secondary).
+  returned: success
+  type: str
+moves:
+  description:
+    - One entry per placed instance, in placement order - C(index), C(instance),
+      C(move) (C(create), or C(convert_to_drbd) for C(allocate-secondary)),
+      C(new_primary), C(new_secondary) (C(old_primary) and C(old_secondary) are null
+      for a new instance), C(jobset), and with O(details=full) C(opcodes) (the
+      C(OP_INSTANCE_CREATE) Ganeti would run, without an OS).
+  returned: success
+  type: list
+  elements: dict
+jobsets:
+  description: The moves as one set (by index); nothing executes them.
+  returned: success
+  type: list
+  elements: list
+report_file:
+  description: The path of the HTML report written (O(report_file)).
+  returned: when O(report_file) was given
+  type: str
+plan:
+  description:
+    - The answer as one self-contained plan object - the moves, the options, the cluster
+      state it was computed from and its C(fingerprint), and digests of all of them (the
+      envelope of the plans of M(ganeti.htools.ganeti_balance)).
+    - Given back as O(plan), it is returned again as long as the cluster did not change.
+  returned: success
+  type: dict
+replanned:
+  description: Whether O(plan) had gone stale and was computed again (with O(replan_on_drift)).
+  returned: when O(plan) was given
+  type: bool
+drift:
+  description: The cluster's changes since O(plan) was computed, one line each.
+  returned: when O(plan) was given and is stale
+  type: list
+  elements: str
 summary:
   description: The request type and C(hail)'s info text.
   returned: success
@@ -189,34 +235,20 @@ data_warnings:
   elements: str
 '''
 
-from ..module_utils.module import argspecs
-from ..module_utils.module.runner import HtoolsModule
-from ..module_utils.planner.allocate.request import allocate_report
-
-TEMPLATES = ["diskless", "file", "sharedfile", "plain", "blockdev", "drbd", "rbd", "ext",
-             "gluster"]
-_INSTANCE = dict(
-    name=dict(type="str"), memory=dict(type="int", required=True),
-    vcpus=dict(type="int", required=True), disks=dict(type="list", elements="int", default=[]),
-    disk_template=dict(type="str", required=True, choices=TEMPLATES),
-    spindles=dict(type="int"), spindle_use=dict(type="int", default=1),
-    tags=dict(type="list", elements="str", default=[]),
-    networks=dict(type="list", elements="str", default=[]),
-    group=dict(type="str"), count=dict(type="int", default=1))
+from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
+from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
+# the planner itself, not the registry: AnsiballZ ships what a module imports
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.allocate.planner import (
+    ALLOCATE)
 
 
 def main():
+    allocate = ALLOCATE
     argument_spec = argspecs.combine(
-        argspecs.data_file(), argspecs.rapi(), argspecs.details(),
-        instances=dict(type="list", elements="dict", default=[], options=_INSTANCE),
-        group=dict(type="str"), secondary_for=dict(type="str"),
-        ignore_soft_errors=dict(type="bool", default=False),
-        no_capacity_checks=dict(type="bool", default=False),
-        static_kvm_node_memory=dict(type="int", default=4096),
-        restrict_allocation_to=dict(type="list", elements="str", default=[]),
-    )
-    HtoolsModule(argument_spec, mutually_exclusive=[("instances", "secondary_for")]).run_report(
-        allocate_report)
+        argspecs.data_file(), argspecs.model_source(), argspecs.rapi(), argspecs.plans(),
+        argspecs.planner_options(allocate), argspecs.plan_report(), argspecs.details())
+    HtoolsModule(argument_spec, needs=allocate.needs, checked=allocate.table,
+                 mutually_exclusive=[("instances", "secondary_for")]).run_plan(allocate)
 
 
 if __name__ == '__main__':

@@ -43,3 +43,31 @@ def test_an_unknown_node_in_the_restriction_is_refused(tmp_path):
     assert status == 'FAILED!', output
     assert 'restrict_allocation_to: no such node: node9' in result['msg'], result['msg']
     assert 'Traceback' not in output
+
+
+def test_the_answer_is_a_plan_given_back_unchanged_with_its_report_and_diff(tmp_path):
+    path = tmp_path / 'cluster.data'
+    path.write_text(CLUSTER)
+    spec = dict(SPEC, disk_template='drbd', count=2)
+    report = tmp_path / 'allocation.html'
+    status, first, output = run_with(tmp_path, MODULE, dict(
+        data_file=str(path), instances=[spec], report_file=str(report)), '--diff')
+    assert status == 'SUCCESS' and first['kind'] == 'multi-allocate', output
+    plan = first['plan']
+    assert plan['kind'] == 'allocate' and [m['instance'] for m in plan['moves']] == ['web-1', 'web-2']
+    for move, placement in zip(first['moves'], first['placements']):
+        assert move['move'] == 'create' and move['old_primary'] is None
+        assert (move['new_primary'], move['new_secondary']) == (placement['primary'],
+                                                                placement['secondary'])
+        assert move['description'] == 'create on %s (secondary %s)' % (
+            placement['primary'], placement['secondary'])
+        assert 'opcodes' not in move            # in the plan document only
+    opcode = plan['moves'][0]['opcodes'][0]
+    assert opcode['OP_ID'] == 'OP_INSTANCE_CREATE' and opcode['pnode'] == first['placements'][0]['primary']
+    assert '\n web-1\n-  not created yet\n+  on %s' % first['placements'][0]['primary'] in output
+    html = report.read_text()
+    assert 'Allocation plan' in html and 'web-2' in html
+    # given back: the same plan, nothing recomputed
+    status, again, output = run_with(tmp_path, MODULE, dict(data_file=str(path), plan=plan))
+    assert status == 'SUCCESS' and again['replanned'] is False, output
+    assert again['placements'] == first['placements'] and again['plan']['plan_id'] == plan['plan_id']

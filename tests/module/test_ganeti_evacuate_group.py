@@ -14,8 +14,9 @@ from kit.ansible_cli import run_playbook, run_with
 from oracle.hail import hail_available, run_hail
 
 MODULE = 'ganeti.htools.ganeti_evacuate_group'
-REQUESTS = 12           # generated IAllocator requests answered through the module (the
-                        # differential suite compares thousands of answers in-process)
+# generated IAllocator requests answered through the module (the differential
+# suite compares thousands of answers in-process)
+REQUESTS = 12
 
 # n1-0 holds two DRBD primaries, a DRBD secondary and a plain instance; n1-1
 # is the master; g2 is a second group with room.  hail keeps every node of the

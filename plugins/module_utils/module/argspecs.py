@@ -93,6 +93,11 @@ def data_source():
     )
 
 
+def model_source():
+    """How the loaded cluster is modelled, for modules without hbal's data options."""
+    return argument_spec(MODEL_SOURCE_OPTIONS)
+
+
 def live_only():
     """The connection options of a module that acts on a live cluster, and data_file,
     which it takes only to preview in check mode (one module_defaults for the group)."""

@@ -16,6 +16,8 @@ glossary is needed:
   secondary;
 * ``move to N (copies the disks, the instance stops)``: an instance without
   mirrored disks is moved (no opcode: gnt-instance move);
+* ``create on N (secondary M)``: a new instance placed there (allocation
+  plans, which nothing executes);
 
 several steps are joined by ", then ".  hbal's own notation (``f r:node7 f``,
 step lines, -C commands) stays in the fields that equal hbal's output.
@@ -38,7 +40,17 @@ def _step_words(op, placement):
         return "%s to %s" % (verb, target or "the secondary"), new
     if op_id == "OP_INSTANCE_REPLACE_DISKS" and op.get("remote_node"):
         return "new secondary %s" % op["remote_node"], (primary, op["remote_node"])
+    if op_id == "OP_INSTANCE_CREATE":
+        new = (op.get("pnode"), op.get("snode"))
+        return "create on %s" % _placement_words(*new), new
+    if op_id == "OP_INSTANCE_SET_PARAMS" and op.get("remote_node"):
+        return ("new secondary %s (the disks become DRBD)" % op["remote_node"],
+                (primary, op["remote_node"]))
     return str(op_id).replace("OP_INSTANCE_", "").replace("_", " ").lower(), placement
+
+
+def _placement_words(primary, secondary):
+    return primary + (" (secondary %s)" % secondary if secondary else "")
 
 
 def describe_move(move):

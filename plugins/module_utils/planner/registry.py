@@ -11,11 +11,13 @@ module imports, and this one would ship every planner with every module.
 
 from __future__ import annotations
 
+from .allocate.planner import ALLOCATE
 from .balance.planner import BALANCE
 from .evacuate.plan import EVACUATE
 from .roller.planner import ROLLER
 
 PLANNERS = (
+    ALLOCATE,
     BALANCE,
     EVACUATE,
     ROLLER,

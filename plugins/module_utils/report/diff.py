@@ -15,6 +15,8 @@ from ..plan.move_words import describe_move
 
 
 def _placement(primary, secondary):
+    if primary is None:         # an instance the plan creates
+        return "not created yet"
     return "on %s%s" % (primary, " (secondary %s)" % secondary if secondary else "")
 
 

@@ -64,19 +64,25 @@ def build_request(params):
     return req
 
 
+def placed_requests(req, doc):
+    """[(the request's instance, [its nodes])] of an allocate or multi-allocate
+    answer, in placement order (none for a failed request)."""
+    if not doc["success"] or req["type"] == ALLOCATE_SECONDARY:
+        return []
+    if req["type"] == ALLOCATE:
+        return [(req, doc["result"])]
+    by_name = {raw["name"]: raw for raw in req["instances"]}
+    return [(by_name[name], nodes) for name, nodes in doc["result"][0]]
+
+
 def _commands(req, doc):
     """gnt-instance commands for the placements (what Ganeti would be asked)."""
     if not doc["success"]:
         return []
     if req["type"] == ALLOCATE_SECONDARY:
         return ["gnt-instance modify -t drbd -n %s %s" % (doc["result"], req["name"])]
-    if req["type"] == ALLOCATE:
-        placed = [(req, doc["result"])]
-    else:
-        by_name = {raw["name"]: raw for raw in req["instances"]}
-        placed = [(by_name[name], nodes) for name, nodes in doc["result"][0]]
     out = []
-    for raw, nodes in placed:
+    for raw, nodes in placed_requests(req, doc):
         disks = " ".join("--disk %d:size=%dm" % (k, d["size"]) for k, d in enumerate(raw["disks"]))
         out.append("gnt-instance add -t %s -n %s -B memory=%dm,vcpus=%d %s-o OS %s" % (
             raw["disk_template"], ":".join(nodes), raw["memory"], raw["vcpus"],
@@ -107,12 +113,9 @@ def allocate_report(data, params):
         placements += [dict(instance=name, failed=why) for name, why in doc["result"][1]]
     elif doc["success"]:
         placements = [dict(instance=req["name"], secondary=doc["result"])]
-    out = dict(success=doc["success"], info=doc["info"], result=doc["result"],
-               placements=placements, commands=_commands(req, doc),
-               summary="%s: %s" % (req["type"], doc["info"]))
-    if params.get("details") == "full":
-        out["request"] = req
-    return out
+    return dict(success=doc["success"], info=doc["info"], result=doc["result"],
+                placements=placements, commands=_commands(req, doc),
+                summary="%s: %s" % (req["type"], doc["info"]), request=req)
 
 
 def _placement(name, nodes):
