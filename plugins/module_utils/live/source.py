@@ -17,7 +17,6 @@ from ..backend.detect import load_data_file
 from ..backend.parsing import input_file_problem
 from ..errors import HtoolsError
 from .endpoints import DEFAULT_SOCKET, MOND_PORT
-from .snapshot import Snapshot
 from ..model.node import STATIC_KVM_MEMORY
 
 # Environment variables that stand in for the connection options.
@@ -135,6 +134,8 @@ def read_cluster(params, audit=None):
         data, _fmt = load_data_file(params["data_file"], static_kvm_memory=static_kvm)
         snapshot, client = None, None
     else:
+        # a run on a data file never loads the live read (lock, jobs, RAPI, TLS)
+        from .snapshot import Snapshot  # pylint: disable=import-outside-toplevel
         client = client_from_params(params, audit)
         snapshot = Snapshot.read(client, storage_units=bool(params.get("rapi_storage_units")))
         data = snapshot.to_data(source=client.source, static_kvm_memory=static_kvm)

@@ -23,7 +23,6 @@ from ..live.audit import JobAudit
 from ..live.preview import LIVE_ONLY, SavedCluster
 from ..plan.envelope import check_plan, make_plan, plan_report, plan_result, plan_state
 from ..plan.resume import progress
-from ..live.snapshot import Snapshot
 from ..plan.state import drift, fingerprint, model_state
 from ..live.source import (client_from_params, live_kind, plain_http_problem, read_cluster,
                            unreadable, url_credentials)
@@ -315,6 +314,8 @@ class HtoolsModule:
             self.fail(err, **result)
         failure, report = None, None
         try:
+            # the live read only where a plan executes (data-file runs start faster)
+            from ..live.snapshot import Snapshot  # pylint: disable=import-outside-toplevel
             now = Snapshot.read(client).state()
             if fingerprint(now) != fingerprint(state):
                 failure = dict(msg="the cluster changed while the run was starting; nothing "
