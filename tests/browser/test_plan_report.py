@@ -379,3 +379,31 @@ def test_evacuated_nodes_are_marked_in_every_chart(browser, tmp_path):
         _assert_labels_readable(tab, names, str(tmp_path / 'evac.png'))
     finally:
         tab.close()
+
+
+def test_an_allocation_report_shows_where_the_new_instances_go(browser, tmp_path):
+    """ganeti_allocate's plan: one row per new instance with its nodes, the nodes'
+    usage before and after, long names readable."""
+    names = long_names(12)
+    instances = [('vm%02d.%s' % (k, DOMAINS[k % 5]), names[k % 6], names[(k + 1) % 6], 2048)
+                 for k in range(12)]
+    data = tmp_path / 'alloc.data'
+    data.write_text(text_cluster({'default': names}, instances))
+    spec = dict(name='web', memory=4096, vcpus=2, disks=[20480], disk_template='drbd', count=6)
+    status, result, output = run_with(
+        tmp_path, 'ganeti.htools.ganeti_allocate',
+        dict(data_file=str(data), instances=[spec], report_file=str(tmp_path / 'a.html')))
+    assert status == 'SUCCESS' and len(result['moves']) == 6, output
+    tab = _open(browser, result['report_file'], 1400)
+    try:
+        assert tab.locator('h1').inner_text() == 'Allocation plan'
+        rows = tab.locator('table.moves tbody tr:not(.jobset)').evaluate_all(
+            'rows => rows.map(r => Object.fromEntries(Array.from(r.querySelectorAll("td[data-col]"),'
+            ' td => [td.dataset.col, td.innerText.trim()])))')
+        rows = [r for r in rows if r.get('instance')]
+        assert [(r['instance'], r['new_primary'], r['new_secondary']) for r in rows] == [
+            (p['instance'], p['primary'], p['secondary']) for p in result['placements']]
+        assert all(r['description'].startswith('create on ') for r in rows), rows
+        _assert_labels_readable(tab, names, str(tmp_path / 'alloc.png'))
+    finally:
+        tab.close()
