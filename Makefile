@@ -146,7 +146,7 @@ test: deps
 	  if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh stop; tests/vmlab/down.sh; fi; exit 1; }
 	$(call phase,lab tests (namespace lab and vm lab side by side; then the checks beside the vm lab))
 	@if [ "$$(id -u)" = 0 ]; then \
-	  MAKE="$(MAKE)" tests/run_labs.sh $(CHECKS_LANES) || exit 1; \
+	  MAKE="$(MAKE)" tests/run_labs.sh $(CHECKS_LANES_WITH_MOLECULE) || exit 1; \
 	else \
 	  echo "== make test: integration and vm lab tests NOT run (they need root: sudo make integration vmlab)"; \
 	  $(CHECKS_LANES) || exit 1; \
@@ -155,8 +155,11 @@ test: deps
 	@echo "== make test: all passed"
 
 # The checks and the version matrix in two lanes; as root they run beside
-# the vm-lab tests (tests/run_labs.sh).
+# the vm-lab tests (tests/run_labs.sh), and the molecule scenario (mostly
+# waiting on its own lab) runs first in the matrix's lane.
 CHECKS_LANES = $(MAKE) --no-print-directory -j2 --output-sync=target checks-lane matrix-lane
+CHECKS_LANES_WITH_MOLECULE = $(MAKE) --no-print-directory -j2 --output-sync=target checks-lane \
+  molecule-lane
 
 # Where the time of `make test` goes: with HTOOLS_PHASE_LOG set (.ci/run sets
 # it and prints the table at its end), each phase appends "epoch name".
@@ -178,6 +181,10 @@ checks-lane: checks
 MATRIX_BESIDE := $(filter-out $(lastword $(SANITY_MATRIX)),$(SANITY_MATRIX))
 matrix-lane:
 	$(if $(MATRIX_BESIDE),$(MAKE) --no-print-directory sanity-matrix SANITY_MATRIX="$(MATRIX_BESIDE)",@true)
+molecule-lane:
+	$(MAKE) --no-print-directory molecule
+	$(call phase,  molecule done)
+	$(MAKE) --no-print-directory matrix-lane
 
 unit: deps link
 	HTOOLS_CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/ -n auto --ignore=tests/integration \
@@ -191,9 +198,15 @@ integration: deps link
 	@if [ "$$(id -u)" != 0 ]; then \
 	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \
 	fi
-	HTOOLS_REQUIRE_LAB=1 $(BIN)/pytest tests/integration -m "not lab_unproven" $(INTEGRATION_ARGS)
-	$(call phase,  namespace lab tests done; molecule)
+	$(MAKE) --no-print-directory integration-tests
 	$(MAKE) --no-print-directory molecule
+
+# The namespace-lab tests alone (make test runs molecule beside the checks).
+integration-tests: deps link
+	@if [ "$$(id -u)" != 0 ]; then \
+	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \
+	fi
+	HTOOLS_REQUIRE_LAB=1 $(BIN)/pytest tests/integration -m "not lab_unproven" $(INTEGRATION_ARGS)
 
 # Namespace-lab tests written for issue 22 that have not passed once yet
 # (the master failed over, one node at a time, full evacuation, the skipped
@@ -220,7 +233,16 @@ vmlab: deps link
 	@if [ "$$(id -u)" != 0 ]; then \
 	  echo "error: the vm lab needs root (QEMU VMs in a network namespace)" >&2; exit 1; \
 	fi
-	HTOOLS_REQUIRE_VMLAB=1 $(BIN)/pytest tests/vmlab -m "vmlab and not vmlab_roll" $(VMLAB_ARGS)
+	HTOOLS_REQUIRE_VMLAB=1 $(BIN)/pytest tests/vmlab -m "vmlab and not vmlab_roll and not vmlab_long" \
+	  $(VMLAB_ARGS)
+
+# The vm lab's own reboot proof (ansible.builtin.reboot, DRBD resync), out of
+# make test for CI's time.
+vmlab-long: deps link
+	@if [ "$$(id -u)" != 0 ]; then \
+	  echo "error: the vm lab needs root (QEMU VMs in a network namespace)" >&2; exit 1; \
+	fi
+	HTOOLS_REQUIRE_VMLAB=1 $(BIN)/pytest tests/vmlab -m vmlab_long $(VMLAB_ARGS)
 
 # The rolling_reboot role end to end on real DRBD, and disks_in_sync against
 # real degraded disks (issue 22): written, not yet run to the end, so not in

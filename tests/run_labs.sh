@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # The live part of `make test` (root): the vm lab has been booting in the
 # background since before the unit tests (tests/vmlab/boot.sh start); here the
-# namespace-lab tests (integration, then molecule) and, once the vm lab is up,
+# namespace-lab tests (make integration-tests) and, once the vm lab is up,
 # the vm-lab tests run side by side: both mostly wait on Ganeti and its VMs,
 # and one after the other they took more than half of CI's hour.  The vm-lab
 # output is kept in a file and printed after.
 #
 #   tests/run_labs.sh [COMMAND...]
 #
-# COMMAND (make test: the checks and the version matrix, which need no lab)
-# runs once the namespace-lab tests are done, while the vm-lab tests go on:
-# they outlast the namespace lab by more than the checks take.  The VMs keep
+# COMMAND (make test: the checks, the version matrix and the molecule
+# scenario, which brings up a lab of its own) runs once the namespace-lab
+# tests are done, while the vm-lab tests go on.  The VMs keep
 # their priority (boot.sh gives their session's autogroup -10).
 # Both labs are gone at the end, whatever failed; the exit status is non-zero
 # if anything did.
@@ -32,9 +32,9 @@ vm_log=$(mktemp /tmp/htools-vmlab-tests.XXXXXX)
 ) >"$vm_log" 2>&1 &
 vm_pid=$!
 
-"$MAKE" --no-print-directory integration
+"$MAKE" --no-print-directory integration-tests
 lab_rc=$?
-mark "  namespace lab tests and molecule done"
+mark "  namespace lab tests done"
 beside_rc=0
 if (( $# )); then
   "$@"
