@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from oracle.hail import HAIL_PATH, hail_available
+
 
 @pytest.fixture(scope="session")
 def htools_core():
@@ -25,3 +27,12 @@ def htools_core():
                     f"(cluster_info / numfmt.hs_fixed): {exc!r}",
                     pytrace=False)
     return cluster_info, hs_fixed
+
+
+@pytest.fixture(scope="module")
+def hail():
+    """The real hail's path; the module's tests skip, saying why, without it."""
+    if not hail_available():
+        pytest.skip("hail not available at %s (apt-get install -y ganeti-htools-3.0)"
+                    % HAIL_PATH)
+    return HAIL_PATH

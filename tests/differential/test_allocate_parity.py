@@ -19,7 +19,6 @@ import subprocess
 import pytest
 
 from gen import alloc_gen
-from kit.paths import HAIL
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.ialloc import load_ialloc
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare
@@ -28,13 +27,6 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.allocate.hai
 
 COUNT = int(os.environ.get("ALLOCATE_PARITY_REQUESTS", "120"))
 OPTION_SETS = ([], ["--ignore-soft-errors"], ["--no-capacity-checks"])
-
-
-@pytest.fixture(scope="module")
-def hail():
-    if not os.access(HAIL, os.X_OK):
-        pytest.skip("hail not available at %s" % HAIL)
-    return HAIL
 
 
 def _ours(doc, argv):

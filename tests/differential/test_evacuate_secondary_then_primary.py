@@ -19,23 +19,13 @@ import json
 import os
 import random
 
-import pytest
-
 from gen import ialloc_gen
-from oracle.hail import HAIL_PATH, hail_available, run_hail
+from oracle.hail import run_hail
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.ialloc import load_ialloc
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.plan import evacuate
 
 COUNT = int(os.environ.get("SECONDARY_THEN_PRIMARY_CASES", "150"))
-
-
-@pytest.fixture(scope="module")
-def hail():
-    if not hail_available():
-        pytest.skip("hail not available at %s (apt-get install -y ganeti-htools-3.0)"
-                    % HAIL_PATH)
-    return HAIL_PATH
 
 
 def _hail(tmp_path, doc, mode, node):

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from gen import ialloc_gen
-from oracle.hail import HAIL_PATH, hail_available, hail_error, run_hail
+from oracle.hail import hail_error, run_hail
 
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.plan import (
@@ -31,14 +31,6 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.pla
 COUNT = int(os.environ.get("HAIL_PARITY_REQUESTS", "500"))
 OPTION_SETS = {"none": [], "ignore-soft-errors": ["--ignore-soft-errors"],
                "no-capacity-checks": ["--no-capacity-checks"]}
-
-
-@pytest.fixture(scope="module")
-def hail():
-    if not hail_available():
-        pytest.skip("hail not available at %s (apt-get install -y ganeti-htools-3.0)"
-                    % HAIL_PATH)
-    return HAIL_PATH
 
 
 def _ours(text, argv):

@@ -22,7 +22,6 @@ import subprocess
 import pytest
 
 from gen import alloc_gen, ialloc_gen
-from kit.paths import HAIL
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.ialloc import load_ialloc
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare
@@ -32,13 +31,6 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.pla
     iallocator_result)
 
 COUNT = int(os.environ.get("RESTRICT_CASES", "150"))
-
-
-@pytest.fixture(scope="module")
-def hail():
-    if not os.access(HAIL, os.X_OK):
-        pytest.skip("hail not available at %s" % HAIL)
-    return HAIL
 
 
 def _subset(doc, seed):
