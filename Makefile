@@ -163,7 +163,7 @@ CHECKS_LANES_WITH_MOLECULE = $(MAKE) --no-print-directory -j2 --output-sync=targ
 
 # Where the time of `make test` goes: with HTOOLS_PHASE_LOG set (.ci/run sets
 # it and prints the table at its end), each phase appends "epoch name".
-phase = @[ -z "$$HTOOLS_PHASE_LOG" ] || echo "$$(date +%s) $(1)" >>"$$HTOOLS_PHASE_LOG"
+phase = @[ -z "$${HTOOLS_PHASE_LOG:-}" ] || echo "$$(date +%s) $(1)" >>"$$HTOOLS_PHASE_LOG"
 
 # The checks that need no lab, one after the other.
 checks:
