@@ -12,6 +12,7 @@ operator (or a playbook) creates the instances.
 
 from __future__ import annotations
 
+from ...model.vocabulary import DISK_TEMPLATES
 from ...options import Option
 from ...plan.record import Move
 from ...plan.usage import usage_state
@@ -21,13 +22,11 @@ from .request import allocate_report, placed_requests
 
 KIND = "allocate"
 
-TEMPLATES = ("diskless", "file", "sharedfile", "plain", "blockdev", "drbd", "rbd", "ext",
-             "gluster")
 # one spec of `instances` (an Ansible argument spec: it holds dicts)
 INSTANCE_SPEC = dict(
     name=dict(type="str"), memory=dict(type="int", required=True),
     vcpus=dict(type="int", required=True), disks=dict(type="list", elements="int", default=[]),
-    disk_template=dict(type="str", required=True, choices=list(TEMPLATES)),
+    disk_template=dict(type="str", required=True, choices=list(DISK_TEMPLATES)),
     spindles=dict(type="int"), spindle_use=dict(type="int", default=1),
     tags=dict(type="list", elements="str", default=[]),
     networks=dict(type="list", elements="str", default=[]),
@@ -55,8 +54,9 @@ def _create_opcode(raw, nodes):
             "tags": list(raw.get("tags") or [])}
 
 
-def _moves(data, req, report):
-    """One move per placed instance (index = placement order)."""
+def _moves(data, req, report, placed):
+    """One move per placed instance (index = placement order); `placed` is
+    placed_requests(req, report)."""
     moves = []
     if req["type"] == ALLOCATE_SECONDARY:
         if report["success"]:
@@ -67,25 +67,23 @@ def _moves(data, req, report):
             moves.append(Move(1, inst.name, "convert_to_drbd", 1, primary, None, primary,
                               report["result"], [opcode]).record())
         return moves
-    for number, (raw, nodes) in enumerate(placed_requests(req, report), start=1):
+    for number, (raw, nodes) in enumerate(placed, start=1):
         moves.append(Move(number, raw["name"], "create", 1, None, None, nodes[0],
                           nodes[1] if len(nodes) > 1 else None,
                           [_create_opcode(raw, nodes)]).record())
     return moves
 
 
-def _nodes_after(data, req, moves):
-    """The nodes with the new instances placed (for the usage charts)."""
+def _nodes_after(data, placed):
+    """The nodes with the new instances of `placed` (placed_requests) on them,
+    for the usage charts."""
     nodes = [node.copy() for node in data.nodes]
-    if req["type"] == ALLOCATE_SECONDARY:
-        return nodes
     by_name = {node.name: node.idx for node in nodes}
-    raws = {raw["name"]: raw for raw in (req["instances"] if "instances" in req else [req])}
-    for move in moves:
-        inst = new_instance(data, raws[move["instance"]], move["instance"])
-        inst.idx = len(data.instances) + move["index"] - 1
-        inst.pnode = by_name[move["new_primary"]]
-        inst.snode = by_name[move["new_secondary"]] if move["new_secondary"] else -1
+    for number, (raw, names) in enumerate(placed):
+        inst = new_instance(data, raw, raw["name"])
+        inst.idx = len(data.instances) + number
+        inst.pnode = by_name[names[0]]
+        inst.snode = by_name[names[1]] if len(names) > 1 else -1
         nodes[inst.pnode].add_pri(inst, True)
         if inst.snode >= 0:
             nodes[inst.snode].add_sec(inst, inst.pnode, True)
@@ -96,12 +94,13 @@ def plan_allocation(data, opts):
     """The allocation plan: hail's answer (allocate_report) as a plan record."""
     report = allocate_report(data, opts)
     req = report["request"]
-    moves = _moves(data, req, report)
+    placed = placed_requests(req, report)
+    moves = _moves(data, req, report, placed)
     touched = {move[key] for move in moves for key in ("new_primary", "new_secondary")
                if move[key]}
     groups = {node.group for node in data.nodes if node.name in touched}
     members = [node for node in data.nodes if node.group in groups]
-    after = _nodes_after(data, req, moves)
+    after = _nodes_after(data, placed)
     report.update(
         kind=req["type"], moves=moves, jobsets=[[m["index"] for m in moves]] if moves else [],
         warnings=list(data.warnings), changed=bool(moves),

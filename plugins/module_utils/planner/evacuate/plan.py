@@ -63,7 +63,8 @@ from ...plan.record import Move
 from ...plan.usage import usage_state
 from ..base import Planner
 from ..metrics import cluster_score
-from .options import EVACUATE_OPTIONS, PRIMARY_ONLY, SECONDARY_ONLY, SECONDARY_THEN_PRIMARY
+from .options import (EVACUATE_OPTIONS, PHASES, PRIMARY_ONLY, SECONDARY_ONLY,
+                      SECONDARY_THEN_PRIMARY)
 from .request import (CHANGE_GROUP, NODE_EVACUATE, RELOCATE, from_ialloc, from_options,
                       known_nodes)
 from .state import EvacState
@@ -266,7 +267,7 @@ def _still_on_nodes(after, request):
     """A warning when the evacuated nodes keep instances: a primary-only
     evacuation fails DRBD instances over to their secondary, which makes the
     node they left their secondary (as `gnt-node evacuate -p` does)."""
-    if request.kind != NODE_EVACUATE or request.mode not in (PRIMARY_ONLY, SECONDARY_THEN_PRIMARY):
+    if request.kind != NODE_EVACUATE or PRIMARY_ONLY not in PHASES[request.mode]:
         return []
     wanted = set(request.nodes)
     names = sorted(i.name for i in after.insts if i.snode in wanted and i.pnode not in wanted)
