@@ -500,8 +500,6 @@ data_warnings:
   sample: ["node node4.example.com is missing 1024 MB ram and 0 GB disk"]
 '''
 
-from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import (
-    MOND_OPTION_NAMES, SOURCE_OPTIONS)
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.cluster_info import (
@@ -514,7 +512,7 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.plan
 def _report(data, params):
     if params["hcheck"]:
         return hcheck_info(data, params)
-    return info_from_data(data, **{name: params[name] for name in SOURCE_OPTIONS + MOND_OPTION_NAMES})
+    return info_from_data(data, params)
 
 
 def main():

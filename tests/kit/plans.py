@@ -37,5 +37,5 @@ def cluster_info(data_file, util_file=None, group=None, offline_nodes=(), exclus
     """Load, prepare and report (ganeti_cluster_info); `mond` takes the MonD
     options (backend.prepare.MOND_OPTION_NAMES)."""
     data, _fmt = load_data_file(data_file, static_kvm_memory=static_kvm_node_memory)
-    return info_from_data(data, util_file, group, offline_nodes, exclusion_tags, ignore_dynu,
-                          **mond)
+    return info_from_data(data, dict(mond, util_file=util_file, group=group, offline_nodes=offline_nodes,
+                                     exclusion_tags=exclusion_tags, ignore_dynu=ignore_dynu))

@@ -5,7 +5,8 @@
 
 This is hbal's loading pipeline, shared by every backend: utilisation (-U),
 merge (tags, selections), MonD CPU loads (--mond), missing memory/disk, node
-status (-O, --min-disk, --max-cpu), then the node group (-G).
+status (-O, --min-disk, --max-cpu), then the node group (-G).  Planners run it
+through prepare_model, naming the options they take from their parameters.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ LOAD_OPTIONS = ("static_kvm_node_memory",)
 # The MonD options (hbal --mond, --mond-data, --mond-xen, --exit-on-missing-mond-data);
 # mond_port and mond_timeout only say how the nodes are asked (live/mond.py).
 MOND_OPTION_NAMES = ("mond", "mond_data", "mond_xen", "exit_on_missing_mond_data")
+# Every option prepare_model can apply (prepare's keywords, by their module option
+# names); a planner names the ones it takes (-G is select_group's, after).
+PREPARE_OPTIONS = ("util_file", "ignore_dynu", "exclusion_tags", "select_instances",
+                   "exclude_instances", "offline_nodes", "min_disk", "max_cpu") + MOND_OPTION_NAMES
 
 TAG_IEXTAGS = "htools:iextags:"
 TAG_DESIRED_LOCATION = "htools:desiredlocation:"
@@ -270,3 +275,18 @@ def prepare(data, util=None, ignore_dynu=False, exclusion_tags=(), select_instan
         before_node_status(data)
     set_node_status(data, offline_nodes, min_disk, max_cpu)
     return data
+
+
+def prepare_model(data, params=None, options=PREPARE_OPTIONS, before_node_status=None):
+    """prepare() with the `options` a planner takes from its parameters `params`.
+
+    An option absent from `params` or None there keeps prepare()'s default;
+    options not named are ignored (an IAllocator request takes none:
+    `prepare_model(data)`).  `before_node_status` is as in prepare().
+    """
+    unknown = set(options) - set(PREPARE_OPTIONS)
+    if unknown:
+        raise ValueError("not options of prepare: %s" % ", ".join(sorted(unknown)))
+    params = params or {}
+    given = {name: params[name] for name in options if params.get(name) is not None}
+    return prepare(data, before_node_status=before_node_status, **given)

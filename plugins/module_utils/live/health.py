@@ -10,7 +10,7 @@ anything they did not look at.
 
 from __future__ import annotations
 
-from ..backend.prepare import prepare
+from ..backend.prepare import prepare_model
 from ..errors import HtoolsError
 from ..model.records import bad_nodes
 from .rapi import FINAL_JOB_STATUSES, reason_trail
@@ -59,7 +59,7 @@ def check_health(snapshot, jobs, checks=DEFAULT_CHECKS, ignore_nodes=(), ignore_
 def _n1(snapshot, ignored):
     try:
         data = snapshot.to_data()
-        prepare(data)
+        prepare_model(data)
     except HtoolsError as err:      # a node that does not answer has no figures
         return ["N+1 cannot be computed: %s" % err]
     failing, _insts = bad_nodes(_Selection(data.nodes))

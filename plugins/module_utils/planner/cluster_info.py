@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from ..backend.prepare import prepare, select_group
+from ..backend.prepare import MOND_OPTION_NAMES, prepare_model, select_group
 from ..model.records import (bad_nodes, group_records, instance_record, policy_violations,
                              storage_unit_records)
 from ..plan.lines import count_of, name_list, warning_lines
@@ -15,6 +15,9 @@ from .nodetable import format_table, node_record
 
 # Returned only with `details: full`: the per-node and per-instance tables.
 DETAILS = ("nodes", "node_table", "instances", "n1_failing_instances")
+# The data-source and MonD options; the selections, min_disk and max_cpu are hcheck's
+# (hcheck_info), which the plain report does not apply.
+PREPARED_WITH = ("util_file", "offline_nodes", "exclusion_tags", "ignore_dynu") + MOND_OPTION_NAMES
 
 
 def report(data, selection):
@@ -52,12 +55,10 @@ def _node_info(node):
     return record
 
 
-def info_from_data(data, util_file=None, group=None, offline_nodes=(), exclusion_tags=(),
-                   ignore_dynu=False, **mond):
-    """Prepare freshly loaded data (file or RAPI) and report on a group."""
-    prepare(data, util_file=util_file, offline_nodes=offline_nodes,
-            exclusion_tags=exclusion_tags, ignore_dynu=ignore_dynu, **mond)
-    return report(data, select_group(data, group))
+def info_from_data(data, params):
+    """Prepare freshly loaded data (file or RAPI) and report on the group `params` chooses."""
+    prepare_model(data, params, PREPARED_WITH)
+    return report(data, select_group(data, params.get("group")))
 
 
 def info_summary(info):

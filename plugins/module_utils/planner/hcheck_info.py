@@ -6,7 +6,7 @@ it, hcheck's figures, and the usual report of the selected group."""
 
 from __future__ import annotations
 
-from ..backend.prepare import MOND_OPTION_NAMES, prepare, select_group
+from ..backend.prepare import prepare_model, select_group
 from ..errors import LookupFailure
 from .balance.options import SEARCH_OPTIONS
 from .capacity.hcheck import hcheck
@@ -15,13 +15,7 @@ from .cluster_info import report
 
 def hcheck_info(data, params):
     """The info report plus `hcheck` (dict): every HCHECK_* key, the verdicts."""
-    prepare(data, util_file=params.get("util_file"), ignore_dynu=params.get("ignore_dynu"),
-            exclusion_tags=params.get("exclusion_tags") or (),
-            select_instances=params.get("select_instances") or (),
-            exclude_instances=params.get("exclude_instances") or (),
-            offline_nodes=params.get("offline_nodes") or (),
-            min_disk=params.get("min_disk") or 0.0, max_cpu=params.get("max_cpu"),
-            **{k: params.get(k) for k in MOND_OPTION_NAMES})
+    prepare_model(data, params)
     search = {o.name: params[o.name] for o in SEARCH_OPTIONS if params.get(o.name) is not None}
     result = hcheck(data, no_simulation=params.get("no_simulation"),
                     no_capacity_checks=params.get("no_capacity_checks"), balance_options=search)

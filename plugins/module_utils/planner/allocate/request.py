@@ -7,7 +7,7 @@ hail's answer as placements and the commands an operator would run."""
 from __future__ import annotations
 
 from ...errors import HtoolsError
-from ...backend.prepare import prepare
+from ...backend.prepare import prepare_model
 from ..evacuate.request import known_nodes
 from .hail import ALLOCATE, ALLOCATE_SECONDARY, KINDS, MULTI_ALLOCATE, answer
 
@@ -100,7 +100,7 @@ def allocate_report(data, params):
         raise HtoolsError("the IAllocator request is of type %r; this module answers %s "
                           "(ganeti_evacuate_group answers the others)"
                           % (req.get("type") if isinstance(req, dict) else None, ", ".join(KINDS)))
-    prepare(data)
+    prepare_model(data)  # as hail, which takes no data-source options
     restrict = known_nodes(data, params.get("restrict_allocation_to"))
     doc = answer(data, req, force=params.get("ignore_soft_errors"),
                  capacity=not params.get("no_capacity_checks"),

@@ -10,7 +10,7 @@ plan returned here.
 from __future__ import annotations
 
 from ...backend.prepare import (LOAD_OPTIONS, MOND_OPTION_NAMES, SOURCE_OPTIONS, GroupSelection,
-                                prepare, select_group)
+                                prepare_model, select_group)
 from ...errors import HtoolsError
 from ...backend.text_save import save_text_file
 from ...numfmt import hs_fixed
@@ -64,14 +64,7 @@ def plan(data, opts, search="bulk", save_state=None):
     # or chooses a group ("Cluster is empty, exiting.")
     empty = not data.instances
 
-    prepare(data, util_file=get("util_file"), ignore_dynu=get("ignore_dynu", False),
-            exclusion_tags=get("exclusion_tags", ()),
-            select_instances=get("select_instances", ()),
-            exclude_instances=get("exclude_instances", ()),
-            offline_nodes=get("offline_nodes", ()), min_disk=get("min_disk", 0.0),
-            max_cpu=get("max_cpu"),
-            before_node_status=save_original if save_state and not empty else None,
-            **{name: opts.get(name) for name in MOND_OPTION_NAMES})
+    prepare_model(data, opts, before_node_status=save_original if save_state and not empty else None)
     options = BalanceOptions(**{o.name: opts[o.name] for o in SEARCH_OPTIONS
                                 if opts.get(o.name) is not None})
     if empty:

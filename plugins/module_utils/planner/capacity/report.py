@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from ...backend.prepare import prepare
+from ...backend.prepare import prepare_model
 from .down import take_down
 from .run import hspace
 
@@ -14,6 +14,8 @@ HSPACE_OPTIONS = ("disk_template", "spindle_use", "standard_spec", "tiered_spec"
                   "independent_groups", "accept_existing_errors", "no_capacity_checks",
                   "max_length")
 SPEC_KEYS = ("memory", "disk", "vcpus", "spindles")
+# the node status options: the module takes no utilisation, tag or MonD options
+PREPARED_WITH = ("offline_nodes", "min_disk", "max_cpu")
 
 
 def _spec(value):
@@ -30,8 +32,7 @@ def _spec_dict(spec):
 
 def capacity_report(data, params):
     """The module's result for freshly loaded data."""
-    prepare(data, offline_nodes=params.get("offline_nodes") or (),
-            min_disk=params.get("min_disk") or 0.0, max_cpu=params.get("max_cpu"))
+    prepare_model(data, params, PREPARED_WITH)
     down = None
     if params.get("down_nodes"):
         down = take_down(data, params["down_nodes"])

@@ -57,7 +57,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from ...backend.ialloc import load_ialloc, load_ialloc_text
-from ...backend.prepare import prepare
+from ...backend.prepare import prepare_model
 from ...errors import HtoolsError
 from ...plan.record import Move
 from ...plan.usage import usage_state
@@ -182,7 +182,7 @@ def _placement(state, idx):
 def evacuate(data, request_or_options, prepared=False):
     """Plan a node evacuation or group change; see the package docstring."""
     if not prepared:
-        prepare(data)
+        prepare_model(data)
     if _is_request(request_or_options):
         opts = {}
         request = from_ialloc(data, request_or_options)
@@ -328,7 +328,7 @@ def iallocator_result(request_doc, ignore_soft_errors=False, no_capacity_checks=
                                      else request_doc.decode("utf-8"))
     else:
         data, req = load_ialloc(request_doc)
-    prepare(data)
+    prepare_model(data)
     request = from_ialloc(data, req, ignore_soft_errors, no_capacity_checks, restrict)
     outcome, _before, _after = run(data, request)
     return answer_document(data, request, outcome)

@@ -12,7 +12,7 @@ runs anything.
 from __future__ import annotations
 
 from ... import run_tags
-from ...backend.prepare import prepare
+from ...backend.prepare import prepare_model
 from .summary import reboot_summary
 from ...plan.usage import usage_state
 from ..base import Planner
@@ -34,6 +34,8 @@ KIND = "rolling-reboot"
 RECORDED_OPTIONS = tuple(o.name for o in ROLLER_OPTIONS) + (
     "group", "offline_nodes", "util_file", "ignore_dynu", "exclusion_tags",
     "static_kvm_node_memory")
+# What prepare_model applies; hroller marks -O (offline_nodes) itself, once it has found the master.
+PREPARED_WITH = ("util_file", "ignore_dynu", "exclusion_tags")
 
 
 def _parts(data, classes, online, opts):
@@ -63,8 +65,7 @@ def plan_reboots(data, opts):
         return default if value is None else value
 
     flags = {o.name: get(o.name, o.default) for o in ROLLER_OPTIONS}
-    prepare(data, util_file=get("util_file"), ignore_dynu=get("ignore_dynu", False),
-            exclusion_tags=get("exclusion_tags", ()))
+    prepare_model(data, opts, PREPARED_WITH)
     master, warnings = find_master(data, flags["force"])
     mark_offline(data, get("offline_nodes", ()))
     group_idx = find_group(data, get("group"))
