@@ -135,16 +135,16 @@ example: venv link
 
 # ---------------------------------------------------------------- tests
 
-# As root, the vm lab boots in the background from the start; after the unit
-# tests, the namespace-lab tests, the vm-lab tests and the checks run side by
-# side (tests/run_labs.sh): the labs mostly wait on Ganeti.  Both labs are torn
+# As root, the vm lab boots in the background from the start, and its tests
+# run beside the namespace-lab tests and then beside the checks
+# (tests/run_labs.sh): the labs mostly wait on Ganeti.  Both labs are torn
 # down afterwards, also when something fails.
 test: deps
 	$(call phase,unit tests (the vm lab boots beside them))
 	@if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh start || exit 1; fi
 	@$(MAKE) --no-print-directory unit || { \
 	  if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh stop; tests/vmlab/down.sh; fi; exit 1; }
-	$(call phase,lab tests (namespace lab, vm lab and the checks side by side))
+	$(call phase,lab tests (namespace lab and vm lab side by side; then the checks beside the vm lab))
 	@if [ "$$(id -u)" = 0 ]; then \
 	  MAKE="$(MAKE)" tests/run_labs.sh $(CHECKS_LANES_WITH_MOLECULE) || exit 1; \
 	else \
@@ -155,7 +155,7 @@ test: deps
 	@echo "== make test: all passed"
 
 # The checks and the version matrix in two lanes; as root they run beside
-# the lab tests (tests/run_labs.sh), and the molecule scenario (mostly
+# the vm-lab tests (tests/run_labs.sh), and the molecule scenario (mostly
 # waiting on its own lab) runs first in the matrix's lane.
 CHECKS_LANES = $(MAKE) --no-print-directory -j2 --output-sync=target checks-lane matrix-lane
 CHECKS_LANES_WITH_MOLECULE = $(MAKE) --no-print-directory -j2 --output-sync=target checks-lane \

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # The live part of `make test` (root): the vm lab has been booting in the
-# background since before the unit tests (tests/vmlab/boot.sh start).  Three
-# lanes then run side by side, as they mostly wait on Ganeti and its VMs:
-#   - the namespace-lab tests (make integration-tests);
-#   - the vm-lab tests, once the vm lab is up;
-#   - COMMAND (make test: the checks, the version matrix and the molecule
-#     scenario, which brings up a lab of its own).
-# One after the other they took more than CI's hour.  The output of the
-# vm-lab lane and of COMMAND is kept in files and printed after.
+# background since before the unit tests (tests/vmlab/boot.sh start); here the
+# namespace-lab tests (make integration-tests) and, once the vm lab is up,
+# the vm-lab tests run side by side: both mostly wait on Ganeti and its VMs,
+# and one after the other they took more than half of CI's hour.  The vm-lab
+# output is kept in a file and printed after.
 #
 #   tests/run_labs.sh [COMMAND...]
 #
-# The VMs keep their priority (boot.sh gives their session's autogroup -10).
+# COMMAND (make test: the checks, the version matrix and the molecule
+# scenario, which brings up a lab of its own) runs once the namespace-lab
+# tests are done, while the vm-lab tests go on.  The VMs keep
+# their priority (boot.sh gives their session's autogroup -10).
 # Both labs are gone at the end, whatever failed; the exit status is non-zero
 # if anything did.
 set -u
@@ -32,29 +32,15 @@ vm_log=$(mktemp /tmp/htools-vmlab-tests.XXXXXX)
 ) >"$vm_log" 2>&1 &
 vm_pid=$!
 
-beside_log=$(mktemp /tmp/htools-beside.XXXXXX)
-beside_pid=
-if (( $# )); then
-  (
-    "$@"
-    rc=$?
-    mark "  checks, molecule and the version matrix done (exit $rc)"
-    exit $rc
-  ) >"$beside_log" 2>&1 &
-  beside_pid=$!
-fi
-
 "$MAKE" --no-print-directory integration-tests
 lab_rc=$?
 mark "  namespace lab tests done"
 beside_rc=0
-if [[ -n $beside_pid ]]; then
-  wait "$beside_pid"
+if (( $# )); then
+  "$@"
   beside_rc=$?
-  echo "== $* (run beside the lab tests), exit $beside_rc:"
-  cat "$beside_log"
+  mark "  checks and the version matrix done (exit $beside_rc)"
 fi
-rm -f "$beside_log"
 wait "$vm_pid"
 vm_rc=$?
 echo "== vm lab tests (run beside the namespace-lab tests), exit $vm_rc:"
