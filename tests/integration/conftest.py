@@ -7,6 +7,10 @@ The `lab` fixture brings the lab up once per session and tears it down at the
 end.  Without root or without `ip netns` the tests are skipped, unless
 HTOOLS_REQUIRE_LAB=1 (then they fail).  HTOOLS_LAB_REUSE=1 uses a lab that
 is already up (started by hand with the same settings) and leaves it up.
+
+Under pytest-xdist (`make integration-tests` runs two workers) each worker
+brings up a lab of its own: the first with the harness' defaults, the others
+in namespaces, directories and ports of their own (`_worker_lab_settings`).
 """
 
 from __future__ import annotations
@@ -21,9 +25,29 @@ import pytest
 
 from kit.lab import Lab, lab_settings, read_env_file
 from kit.paths import LAB_DIR
+from kit.rapi_calls import unexpected_calls
 
 NODES = 3
 SEED = 5
+# the RAPI call coverage test reads one lab's log: it and the files of the
+# tests that make the calls run on one worker
+RAPI_CALLS_GROUP = 'rapi-calls'
+
+
+def _worker_lab_settings():
+    """A lab per pytest-xdist worker: gw0 keeps the defaults (and CI's clean-up
+    of a lab left behind); gwN gets htools-lab-gwN, /tmp/htools-lab-gwN and
+    RAPI port 5090 + 20 * N (and the next one for the tests' helper relay).
+    Set in the environment, so that every tool the tests start sees it."""
+    worker = os.environ.get('PYTEST_XDIST_WORKER', '')
+    if not worker.startswith('gw') or worker == 'gw0' or 'GNTLAB_NS' in os.environ:
+        return
+    number = int(worker[2:])
+    os.environ.update(GNTLAB_NS='htools-lab-%s' % worker, GNTLAB_BASE='/tmp/htools-lab-%s' % worker,
+                      GNTLAB_RAPI_PORT=str(5090 + 20 * number))
+
+
+_worker_lab_settings()
 
 
 def _unavailable():
@@ -82,6 +106,10 @@ def lab():
     try:
         yield the_lab
     finally:
+        try:        # before the lab and its RAPI log go
+            unexpected = unexpected_calls(the_lab.collection_calls())
+        except OSError as err:
+            unexpected = ['(the RAPI log could not be read: %s)' % err]
         if started and not reuse:
             start = time.monotonic()
             proc = subprocess.run([os.path.join(LAB_DIR, 'down.sh')], env=env,
@@ -90,6 +118,7 @@ def lab():
             sys.stderr.write('[lab] down in %.1fs: %s%s\n' % (took, proc.stdout.strip(),
                                                               proc.stderr))
             assert proc.returncode == 0, 'down.sh left traces:\n' + proc.stderr
+    assert not unexpected, 'calls not listed in RAPI_CALLS.md (kit/rapi_calls.py): %s' % unexpected
 
 
 @pytest.fixture
@@ -100,8 +129,16 @@ def fresh(lab):
 
 
 def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argument
-    """The RAPI call coverage check looks at what all the other tests did: last."""
+    """The RAPI call coverage check looks at what all the other tests did: last,
+    and (under pytest-xdist --dist loadgroup) on the worker that runs the
+    files of its providers."""
     last = [item for item in items if item.name == 'test_every_rapi_call_of_the_collection_was_exercised']
+    providers = set()
     for item in last:
         items.remove(item)
         items.append(item)
+        providers.update(item.module.PROVIDERS)
+    grouped = {item.path for item in items if item.name in providers} | {item.path for item in last}
+    for item in items:
+        if item.path in grouped:
+            item.add_marker(pytest.mark.xdist_group(RAPI_CALLS_GROUP))

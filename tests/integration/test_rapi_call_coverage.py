@@ -7,41 +7,17 @@ Runs last (see conftest.py).  Evidence comes from the master's RAPI log, which
 shows each request with its peer address: the collection's requests arrive
 through the main relay, the tests' own checks and hbal through the helper
 relay.  RAPI_CALLS.md lists which test makes which call (and, separately, the LUXI calls).
+Under pytest-xdist each worker has a lab of its own: conftest.py sends this
+test and the files of its PROVIDERS to the same worker.
 """
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-# method, path, a query parameter the collection always sends with it
-EXPECTED = [
-    ('GET', r'/version', None),
-    ('GET', r'/2/info', None),
-    ('GET', r'/2/nodes', 'bulk=1'),
-    ('GET', r'/2/nodes/[^/]+', None),
-    ('GET', r'/2/instances', 'bulk=1'),
-    ('GET', r'/2/groups', 'bulk=1'),
-    ('GET', r'/2/tags', None),
-    ('GET', r'/2/jobs/\d+', None),
-    ('GET', r'/2/jobs/\d+/wait', None),
-    ('GET', r'/2/jobs', 'bulk=1'),
-    ('GET', r'/2/nodes/[^/]+/storage', 'storage_type='),
-    ('GET', r'/2/instances/[^/]+/info', 'static=0'),
-    ('PUT', r'/2/instances/[^/]+/activate-disks', 'reason='),
-    ('PUT', r'/2/instances/[^/]+/migrate', 'reason='),
-    ('PUT', r'/2/instances/[^/]+/failover', 'reason='),
-    ('POST', r'/2/instances/[^/]+/replace-disks', 'reason='),
-    ('PUT', r'/2/nodes/[^/]+/role', 'force=1'),
-    ('POST', r'/2/nodes/[^/]+/modify', 'reason='),
-    ('PUT', r'/2/nodes/[^/]+/tags', 'tag='),
-    ('DELETE', r'/2/nodes/[^/]+/tags', 'tag='),
-    ('PUT', r'/2/tags', 'tag='),
-    ('DELETE', r'/2/tags', 'tag='),
-]
+from kit.rapi_calls import EXPECTED, matches, unexpected_calls
 
-# the tests that make the calls above (RAPI_CALLS.md); without them this
+# the tests that make the calls of EXPECTED (RAPI_CALLS.md); without them this
 # check means nothing
 PROVIDERS = (
     'test_cluster_info_scores_the_live_cluster_like_hbal',
@@ -58,14 +34,6 @@ PROVIDERS = (
 )
 
 
-def _matches(call, expected):
-    method, path, query, _status = call
-    want_method, want_path, want_query = expected
-    return (method == want_method and re.fullmatch(want_path, path) is not None
-            and (want_query is None or want_query in query.split('&')
-                 or any(part.startswith(want_query) for part in query.split('&'))))
-
-
 def test_every_rapi_call_of_the_collection_was_exercised(lab, request):
     selected = {item.name for item in request.session.items}
     missing_tests = [name for name in PROVIDERS if name not in selected]
@@ -74,8 +42,8 @@ def test_every_rapi_call_of_the_collection_was_exercised(lab, request):
 
     calls = lab.collection_calls()
     assert calls, 'no request of the collection in the RAPI log'
-    unexpected = sorted({(c[0], c[1]) for c in calls if not any(_matches(c, e) for e in EXPECTED)})
+    unexpected = unexpected_calls(calls)
     assert not unexpected, 'calls not listed in RAPI_CALLS.md: %s' % unexpected
     never = [e for e in EXPECTED
-             if not any(_matches(c, e) and c[3] == 200 for c in calls)]
+             if not any(matches(c, e) and c[3] == 200 for c in calls)]
     assert not never, 'never made successfully: %s' % never
