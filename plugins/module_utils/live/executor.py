@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 
 from ..errors import HtoolsError
-from .jobs import RESTART_PAUSE, RESTARTS, wait_restarting
+from .jobs import RESTARTS, restart_pause, wait_restarting
 from .rapi import (FINAL_JOB_STATUSES, RapiError, RapiSubmissionUnknown, job_error_text,
                    job_never_started)
 
@@ -138,7 +138,7 @@ def execute_plan(client, plan, reason, max_parallel=4, max_duration=None, poll=1
                             mv.record["status"] = SUCCESS
                     elif job_never_started(job) and mv.restarts < RESTARTS:
                         mv.restarts += 1
-                        sleep(RESTART_PAUSE * mv.restarts)
+                        sleep(restart_pause(mv.restarts))
                         failure = _advance(client, mv, reason, number) or failure
                         mv.since = clock()
                     else:

@@ -74,6 +74,22 @@ def test_run_job_submits_again_until_the_master_starts_it():
     assert pauses == [jobs.RESTART_PAUSE, 2 * jobs.RESTART_PAUSE]       # backing off
 
 
+def test_a_master_that_starts_no_job_for_minutes_is_waited_for_with_capped_pauses():
+    # the vm lab's starved master failed 8 submissions in a row, then started the 9th
+    queue, pauses = Queue(unstartable=8), []
+    job = jobs.run_job(queue, lambda: queue.submit("query disks"), 60, sleep=pauses.append)
+    assert job["id"] == 9
+    assert pauses == [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 60.0, 60.0]
+
+
+def test_run_job_gives_up_after_ten_restarts():
+    queue, pauses = Queue(unstartable=100), []
+    with pytest.raises(rapi.JobFailed, match="failed to start"):
+        jobs.run_job(queue, lambda: queue.submit("drain"), 60, sleep=pauses.append)
+    assert len(queue.submitted) == 1 + jobs.RESTARTS == 11
+    assert sum(pauses) == 450.0
+
+
 def test_run_job_gives_up_after_its_restarts():
     queue = Queue(unstartable=10)
     with pytest.raises(rapi.JobFailed, match="failed to start"):
