@@ -104,7 +104,7 @@ def _read_between_two_hbal_reads(lab, tmp_path, tries=3):
     disk, which other work changes, so the score can change between two
     reads (seen in CI: 10.75391563 against 10.75391746): read again only
     when hbal's two reads differ too."""
-    for _ in range(tries):
+    for _attempt in range(tries):
         before = _hbal_score(lab)
         status, over_luxi, output = _luxi(lab, tmp_path, 'ganeti_cluster_info', {'details': 'full'})
         assert status == 'SUCCESS', output
