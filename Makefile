@@ -216,8 +216,7 @@ integration-tests: deps link
 
 # Rolling-reboot tests of issue 22 that add 26 minutes to the namespace lab
 # (the master failed over and restored, one node at a time, full evacuation,
-# the skipped master): out of `make test` for CI's time.  The vm lab's
-# master roll covers the failover in CI.
+# the skipped master): out of `make test` for CI's time.
 integration-long: deps link
 	@if [ "$$(id -u)" != 0 ]; then \
 	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \

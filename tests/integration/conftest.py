@@ -8,7 +8,7 @@ end.  Without root or without `ip netns` the tests are skipped, unless
 HTOOLS_REQUIRE_LAB=1 (then they fail).  HTOOLS_LAB_REUSE=1 uses a lab that
 is already up (started by hand with the same settings) and leaves it up.
 
-Under pytest-xdist (`make integration-tests` runs two workers) each worker
+Under pytest-xdist (`make integration-tests LAB_WORKERS=2`) each worker
 brings up a lab of its own: the first with the harness' defaults, the others
 in namespaces, directories and ports of their own (`_worker_lab_settings`).
 """

@@ -31,18 +31,17 @@ def restart_pause(restart):
     return min(RESTART_PAUSE * restart, RESTART_PAUSE_MAX)
 
 
-def run_job(client, submit, timeout, restarts=RESTARTS, pause=None, sleep=None):
+def run_job(client, submit, timeout, restarts=RESTARTS, sleep=None):
     """Submit (`submit()` returns a job id) and wait; returns the finished job.
 
     `timeout` bounds each submission's wait. Raises JobFailed (the last
     failure) or the client's errors."""
-    return wait_restarting(client, submit(), timeout, submit, restarts, pause, sleep)
+    return wait_restarting(client, submit(), timeout, submit, restarts, sleep)
 
 
-def wait_restarting(client, job_id, timeout, resubmit, restarts=RESTARTS, pause=None,
-                    sleep=None):
-    """Wait for `job_id`; if it failed without starting, `resubmit()` and wait again.
-    The pauses are restart_pause()'s, or `pause` times the restart's number."""
+def wait_restarting(client, job_id, timeout, resubmit, restarts=RESTARTS, sleep=None):
+    """Wait for `job_id`; if it failed without starting, `resubmit()` and wait again,
+    after restart_pause()'s pause."""
     sleep = sleep or time.sleep
     for attempt in range(restarts + 1):
         try:
@@ -50,6 +49,6 @@ def wait_restarting(client, job_id, timeout, resubmit, restarts=RESTARTS, pause=
         except JobFailed as err:
             if not err.never_started or attempt == restarts:
                 raise
-        sleep(restart_pause(attempt + 1) if pause is None else pause * (attempt + 1))
+        sleep(restart_pause(attempt + 1))
         job_id = resubmit()
     raise AssertionError("unreachable")
