@@ -202,9 +202,13 @@ class Allocator:
 
     def _suffices(self, state, inst, mode):
         """sufficesShrinking: shrink by `mode` while it keeps failing on
-        `mode`, up to the first size that fits."""
+        `mode`, up to the first size that fits.  A size that cannot be shrunk
+        once more is never tried: hspace walks the sizes with iterateOk,
+        which ends the list before such a size."""
         current = inst
         while current is not None:
+            if shrink(current, mode) is None:
+                return None
             probe = current.copy()
             probe.idx = len(state.insts)
             sol = self.try_alloc(state.nodes, state.insts, probe, self.capacity)
