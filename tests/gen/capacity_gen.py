@@ -7,7 +7,9 @@ policies small, and a case runs in well under a second in hspace.  Covered:
 one to three node groups (preferred, last_resort, unallocable), DRBD,
 plain, diskless and shared-storage instances, offline nodes, exclusive
 storage, exclusion tags, group policies that differ from the cluster's,
-N+1 failures, and every hspace option that changes the answer.
+forthcoming instances (reserved: their memory and disk are not in the
+nodes' free figures, as Ganeti reports them), N+1 failures, and every
+hspace option that changes the answer.
 
 Public API: ``generate(seed) -> (data text, [hspace argv], module options dict)``.
 """
@@ -19,7 +21,7 @@ import random
 TEMPLATE_LISTS = ("diskless,drbd,plain,rbd", "drbd,plain", "plain,diskless", "rbd,drbd,diskless",
                   "diskless,file,sharedfile,plain,blockdev,drbd,rbd,ext")
 FEATURES = ("multi-group", "offline", "exclusive-storage", "exclusion-tags", "group-policy",
-            "drbd", "plain", "diskless", "rbd", "last_resort", "unallocable")
+            "drbd", "plain", "diskless", "rbd", "last_resort", "unallocable", "forthcoming")
 
 
 def _spec(mem, cpu, dsk, dcount, nics, su):
@@ -60,6 +62,7 @@ def generate(seed):
     if any(n["offline"] for n in nodes):
         features.add("offline")
     tags = rnd.random() < 0.3
+    forthcoming = rnd.random() < 0.25
     insts = []
     for i in range(rnd.randint(0, 3 * len(nodes))):
         pnode = rnd.choice(nodes)
@@ -72,18 +75,23 @@ def generate(seed):
         snode = rnd.choice(peers) if template == "drbd" else None
         status = rnd.choice(("running", "running", "running", "ADMIN_down"))
         spn = 1 if pnode["excl"] else None
-        if status == "running":
+        reserved = forthcoming and rnd.random() < 0.3
+        if reserved:
+            features.add("forthcoming")
+        elif status == "running":
             pnode["used_mem"] += mem
         for node in ([pnode] if template in ("drbd", "plain") else []) + ([snode] if snode else []):
-            node["used_dsk"] += dsk
-            node["used_spn"] += spn or 0
+            if not reserved:
+                node["used_dsk"] += dsk
+                node["used_spn"] += spn or 0
         itags = ""
         if tags and rnd.random() < 0.5:
             itags = "svc:%s" % rnd.choice("ab")
             features.add("exclusion-tags")
-        insts.append("inst%d|%d|%d|%d|%s|Y|%s|%s|%s|%s|1|%s" % (
+        insts.append("inst%d|%d|%d|%d|%s|Y|%s|%s|%s|%s|1|%s%s" % (
             i, mem, dsk, rnd.choice((1, 2)), status, pnode["name"], snode["name"] if snode else "",
-            template, itags, "-" if spn is None else spn))
+            template, itags, "-" if spn is None else spn, "|Y" if reserved else
+            ("|N" if forthcoming else "")))
     node_lines = []
     for n in nodes:
         f_mem = max(0, n["t_mem"] - n["n_mem"] - n["used_mem"])
