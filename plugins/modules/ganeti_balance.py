@@ -33,6 +33,7 @@ extends_documentation_fragment:
   - ganeti.htools.data_source.model
   - ganeti.htools.mond
   - ganeti.htools.balance_options
+  - ganeti.htools.move_cost
   - ganeti.htools.rapi
   - ganeti.htools.jobs
   - ganeti.htools.plans
@@ -236,6 +237,15 @@ moves:
     jobset:
       description: Number of the jobset the move belongs to, from 1.
       type: int
+    data_copied_mib:
+      description: Disk data the move copies to another node (MiB), its disk size per replace-disks.
+      type: int
+    memory_migrated_mib:
+      description: Memory its live migrations transfer (MiB), its memory per migration.
+      type: int
+    estimated_seconds:
+      description: About how long the move takes at O(disk_copy_rate) and O(migration_rate).
+      type: float
   sample:
     - index: 1
       instance: inst-p2
@@ -256,6 +266,48 @@ moves:
       opcodes:
         - {OP_ID: OP_INSTANCE_MIGRATE, instance_name: inst-p2, allow_failover: true}
       jobset: 1
+      data_copied_mib: 10240
+      memory_migrated_mib: 2048
+      estimated_seconds: 234.7
+cost:
+  description:
+    - What running the plan costs, estimated from its opcodes - disk data copied,
+      memory migrated, and about how long at O(disk_copy_rate) and O(migration_rate).
+    - A jobset takes as long as its slowest move (its moves run in parallel); the plan
+      as long as its jobsets one after the other.
+  returned: success
+  type: dict
+  contains:
+    data_copied_mib:
+      description: Disk data all moves copy (MiB).
+      type: int
+    memory_migrated_mib:
+      description: Memory all live migrations transfer (MiB).
+      type: int
+    disk_copies:
+      description: How many disk copies the plan makes.
+      type: int
+    estimated_seconds:
+      description: About how long the plan runs.
+      type: float
+    jobset_seconds:
+      description: About how long each jobset runs, in order.
+      type: list
+      elements: float
+    disk_copy_rate:
+      description: The O(disk_copy_rate) the estimate used.
+      type: float
+    migration_rate:
+      description: The O(migration_rate) the estimate used.
+      type: float
+  sample:
+    data_copied_mib: 5488640
+    memory_migrated_mib: 497664
+    disk_copies: 36
+    estimated_seconds: 99008.1
+    jobset_seconds: [7850.7, 853.3]
+    disk_copy_rate: 60.0
+    migration_rate: 32.0
 jobsets:
   description:
     - Groups of moves (by RV(moves[].index)) that touch disjoint nodes and can
@@ -471,6 +523,7 @@ resumed:
 
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
+from ansible_collections.ganeti.htools.plugins.module_utils.plan.cost import COST_OPTIONS
 # the planner itself, not the registry: AnsiballZ ships what a module imports
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import BALANCE
 
@@ -478,11 +531,12 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.plan
 def main():
     balance = BALANCE
     argument_spec = argspecs.combine(
-        argspecs.data_source(), argspecs.mond(), argspecs.planner_options(balance), argspecs.rapi(),
-        argspecs.jobs(),
+        argspecs.data_source(), argspecs.mond(), argspecs.planner_options(balance),
+        argspecs.move_cost(), argspecs.rapi(), argspecs.jobs(),
         argspecs.execution(), argspecs.plan_report(), argspecs.details(),
         save_state=dict(type="path"))
-    HtoolsModule(argument_spec, needs=balance.needs, checked=balance.table).run_plan(balance)
+    HtoolsModule(argument_spec, needs=balance.needs,
+                 checked=balance.table + COST_OPTIONS).run_plan(balance)
 
 
 if __name__ == '__main__':

@@ -85,7 +85,9 @@ def test_default_result_is_small_and_full_on_request(tmp_path):
         assert 'opcodes' not in move and 'commands' not in move
         assert whole['opcodes'] and move['description'] == whole['description']
         assert '_' not in move['description']
-    assert len(json.dumps(brief)) < 60000
+    # 55 kB before the moves carried their cost (3 fields each, in the moves
+    # and in the plan's moves: 7 kB for the example's 37 moves)
+    assert len(json.dumps(brief)) < 64000
     status, full, output = run_module(tmp_path, MODULE, '--check', '-a',
                                       'data_file=%s details=full' % EXAMPLE)
     assert status == 'CHANGED', output

@@ -19,6 +19,7 @@ from ..live.endpoints import MOND_PORT
 from ..live.source import ENV
 from ..model.node import STATIC_KVM_MEMORY
 from ..options import Option, argument_spec
+from ..plan.cost import COST_OPTIONS
 from ..run_tags import RUN_ID
 
 RAPI_OPTIONS = (
@@ -166,6 +167,11 @@ def run_id():
 def lock_ttl():
     """How long the cluster lock lives (ganeti_lock)."""
     return argument_spec((LOCK_TTL,))
+
+
+def move_cost():
+    """The rates a plan's cost is estimated at (doc fragment move_cost)."""
+    return argument_spec(COST_OPTIONS)
 
 
 def plan_report():

@@ -76,7 +76,7 @@ pre.summary { background: #fff; border: 1px solid #e2e8f0; border-radius: 6px; p
 footer { color: #94a3b8; margin-top: 32px; font-size: 12px; }
 """
 
-_NUMERIC = ("index", "jobset", "score_text")
+_NUMERIC = ("index", "jobset", "score_text", "data_copied")
 # Cells holding names (and the move in words, full of them): long FQDNs break after a
 # dot first, and anywhere rather than widen the table past the window.
 _NAMES = ("instance", "description", "old_primary", "old_secondary", "new_primary",

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import importlib
 
+from ..plan.cost import duration_text, size_text
 from ..plan.envelope import PlanError, plan_report, plan_result
 from ..plan.move_words import describe_move
 
 # The moves table: (column key, header), the same for every plan but the
 # planner's own columns; the move in plain words (plan/move_words.py).
+COST_COLUMNS = (("data_copied", "Disk data copied"),)
 MOVE_COLUMNS = (("index", "#"), ("instance", "Instance"), ("description", "Move"),
                 ("old_primary", "Old primary"), ("old_secondary", "Old secondary"),
                 ("new_primary", "New primary"), ("new_secondary", "New secondary"),
@@ -89,8 +91,23 @@ def state_phrase(label):
     return "while %s is down" % label
 
 
+def _cost_facts(cost):
+    """The plan's cost in the facts panel (plan/cost.py)."""
+    if not isinstance(cost, dict):
+        return []
+    copies = cost["disk_copies"]
+    copied = "%s (%d disk cop%s)" % (size_text(cost["data_copied_mib"]), copies,
+                                     "y" if copies == 1 else "ies")
+    duration = "about %s at %g MiB/s per disk copy, %g MiB/s per migration" % (
+        duration_text(cost["estimated_seconds"]), cost["disk_copy_rate"], cost["migration_rate"])
+    return [("disk data copied", copied),
+            ("memory migrated", size_text(cost["memory_migrated_mib"])),
+            ("estimated duration", duration)]
+
+
 def _facts(result, view, states):
     facts = [("moves", len(result.get("moves") or ())), view.count_fact(result)]
+    facts += _cost_facts(result.get("cost"))
     scores = view.scores(result)
     if scores:
         facts.append(("score", "%.8f \u2192 %.8f" % (scores[0][1], scores[-1][1])))
@@ -125,6 +142,11 @@ def plan_view(value, planner=None):
     states = _states(result, view)
     moves = [dict(m, description=m.get("description") or describe_move(m))
              for m in result.get("moves") or ()]
+    costed = bool(moves) and all("data_copied_mib" in m for m in moves)
+    if costed:
+        for move in moves:
+            move["data_copied"] = size_text(move["data_copied_mib"]) \
+                if move["data_copied_mib"] else "none"
     return {
         "kind": planner.kind,
         "title": planner.title,
@@ -135,7 +157,7 @@ def plan_view(value, planner=None):
         "scores": view.scores(result),
         "group_scores": view.group_scores(result),
         "evacuated": view.evacuated(result),
-        "columns": MOVE_COLUMNS + tuple(view.columns(result)),
+        "columns": MOVE_COLUMNS + tuple(view.columns(result)) + (COST_COLUMNS if costed else ()),
         "groups": view.move_groups(result, moves),
         "warnings": _warnings(result),
         "wave_problems": view.problems(result),

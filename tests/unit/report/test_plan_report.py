@@ -15,6 +15,7 @@ import re
 import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
+from ansible_collections.ganeti.htools.plugins.module_utils.plan.cost import duration_text, size_text
 from ansible_collections.ganeti.htools.plugins.module_utils.plan.envelope import make_plan, plan_report
 from kit.plans import plan_balance
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.plan import evacuate
@@ -85,6 +86,19 @@ def test_balance_moves_table_equals_the_plan_grouped_by_jobset(balance):
     assert len(page.groups) == len(balance['jobsets'])
     for number, (label, jobset) in enumerate(zip(page.groups, balance['jobsets']), start=1):
         assert label.startswith('jobset %d: %d move' % (number, len(jobset)))
+
+
+def test_balance_page_says_what_the_plan_copies_and_how_long_it_takes(balance):
+    page = read_page(render_plan_html(balance))
+    copied = [row['data_copied'] for row in page.rows]
+    in_table_order = [balance['moves'][i - 1] for js in balance['jobsets'] for i in js]
+    assert copied == [size_text(m['data_copied_mib']) if m['data_copied_mib'] else 'none'
+                      for m in in_table_order]
+    text = render_plan_html(balance)
+    cost = balance['cost']
+    assert 'data-fact="disk data copied"><b>%s (%d disk copies)<' % (
+        size_text(cost['data_copied_mib']), cost['disk_copies']) in text
+    assert 'about %s at 60 MiB/s' % duration_text(cost['estimated_seconds']) in text
 
 
 def test_n1_failures_and_warnings_are_highlighted(balance):

@@ -15,6 +15,7 @@ from ...errors import HtoolsError
 from ...backend.text_save import save_text_file
 from ...numfmt import hs_fixed
 from ...model.records import bad_nodes, instance_record
+from ...plan.cost import COST_OPTION_NAMES, move_cost, plan_cost, rates_of
 from ...plan.record import Move
 from ...plan.usage import from_node_record
 from .summary import balance_summary
@@ -35,7 +36,7 @@ SEARCHES = {"exhaustive": search_exhaustive}
 CLUSTER_EMPTY = "Cluster is empty, exiting."
 # Everything a plan records, so that it can be recomputed the same way.
 RECORDED_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS + \
-    LOAD_OPTIONS + MOND_OPTION_NAMES
+    LOAD_OPTIONS + MOND_OPTION_NAMES + COST_OPTION_NAMES
 
 
 def search_function(name):
@@ -67,9 +68,11 @@ def plan(data, opts, search="bulk", save_state=None):
     prepare_model(data, opts, before_node_status=save_original if save_state and not empty else None)
     options = BalanceOptions(**{o.name: opts[o.name] for o in SEARCH_OPTIONS
                                 if opts.get(o.name) is not None})
+    rates = rates_of(opts)
     if empty:
-        return _plan_group(data, _group_of_empty(data, get("group")), options, None, None)
-    return _plan_group(data, select_group(data, get("group")), options, search, save_state)
+        return _plan_group(data, _group_of_empty(data, get("group")), options, None, None, rates)
+    return _plan_group(data, select_group(data, get("group")), options, search, save_state,
+                       rates)
 
 
 def _group_of_empty(data, group):
@@ -89,7 +92,7 @@ def _metrics(nodes):
     return {row.name: row.value for row in breakdown(nodes)}
 
 
-def _plan_group(data, selection, options, search, save_state):
+def _plan_group(data, selection, options, search, save_state, rates):
     """Balance the selected group of prepared `data`; returns the plan report.
 
     Without a search (`search` None) nothing is balanced: the cluster is empty.
@@ -122,14 +125,16 @@ def _plan_group(data, selection, options, search, save_state):
     jobset_of = {pos: js_no for js_no, js in enumerate(sets, start=1) for pos in js}
     for pos, step in enumerate(steps):
         inst = data.instances[step.inst]
+        opcodes = step_opcodes(step, inst, data.nodes)
         moves.append(Move(
             pos + 1, inst.name, step.move, jobset_of[pos],
             _node_name(data, step.old_p), _node_name(data, step.old_s),
-            _node_name(data, step.new_p), _node_name(data, step.new_s),
-            step_opcodes(step, inst, data.nodes),
-            {"score": step.score, "score_text": hs_fixed(step.score, 8),
-             "action": step_code(step, data.nodes), "step_line": lines[pos],
-             "commands": ["gnt-instance " + c for c in step_commands(step, inst, data.nodes)]},
+            _node_name(data, step.new_p), _node_name(data, step.new_s), opcodes,
+            dict({"score": step.score, "score_text": hs_fixed(step.score, 8),
+                  "action": step_code(step, data.nodes), "step_line": lines[pos],
+                  "commands": ["gnt-instance " + c
+                               for c in step_commands(step, inst, data.nodes)]},
+                 **move_cost(opcodes, inst.mem if inst.is_running else 0, inst.dsk, rates)),
         ).record())
     final_score = steps[-1].score if steps else result.initial_score
     report = {
@@ -139,6 +144,7 @@ def _plan_group(data, selection, options, search, save_state):
         "optimal_score": result.optimal_score,
         "moves": moves,
         "jobsets": [[pos + 1 for pos in js] for js in sets],
+        "cost": plan_cost(moves, [[pos + 1 for pos in js] for js in sets], rates),
         "step_lines": lines,
         "cluster_empty": search is None,
         "commands": [] if result.well_balanced or search is None else

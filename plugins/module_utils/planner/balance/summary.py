@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from ...plan.cost import cost_line
 from ...plan.lines import (domain_suffix, jobset_lines, shorten, warning_lines)
 
 
@@ -17,8 +18,10 @@ def balance_summary(report):
         report["group"], report["initial_score"], report["final_score"], len(moves),
         "" if len(moves) == 1 else "s", len(report["jobsets"]),
         "" if len(report["jobsets"]) == 1 else "s")
-    lines = [head] + [shorten(line, suffix)
-                      for line in jobset_lines(moves, report["jobsets"], "jobset")]
+    lines = [head]
+    if moves and report.get("cost"):
+        lines.append("  " + cost_line(report["cost"]))
+    lines += [shorten(line, suffix) for line in jobset_lines(moves, report["jobsets"], "jobset")]
     if report.get("stop_reason"):
         lines.append(report["stop_reason"])
     if report.get("n1_failures"):
