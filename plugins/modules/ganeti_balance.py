@@ -300,6 +300,22 @@ cost:
     migration_rate:
       description: The O(migration_rate) the estimate used.
       type: float
+    gain_by_budget:
+      description:
+        - For 10, 20 ... 100 percent of the disk data the plan copies, the share of its
+          score gain that the longest prefix of the plan within that budget reaches.
+      type: list
+      elements: dict
+      contains:
+        data_fraction:
+          description: The budget as a share of the plan's disk data.
+          type: float
+        data_copied_mib:
+          description: The budget in MiB.
+          type: int
+        gain_fraction:
+          description: The share of the plan's score gain reached within the budget.
+          type: float
   sample:
     data_copied_mib: 5488640
     memory_migrated_mib: 497664
@@ -308,6 +324,8 @@ cost:
     jobset_seconds: [7850.7, 853.3]
     disk_copy_rate: 60.0
     migration_rate: 32.0
+    gain_by_budget:
+      - {data_fraction: 0.1, data_copied_mib: 548864, gain_fraction: 0.352}
 jobsets:
   description:
     - Groups of moves (by RV(moves[].index)) that touch disjoint nodes and can

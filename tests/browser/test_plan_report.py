@@ -27,6 +27,7 @@ import pytest
 from kit.ansible_cli import run_with
 from kit.paths import EXAMPLE
 from kit.report_page import ROW_KEYS, expected_rows
+from ansible_collections.ganeti.htools.plugins.module_utils.plan.cost import size_text
 
 CHROMIUM = os.environ.get('HTOOLS_CHROMIUM') or shutil.which('chromium') or '/usr/bin/chromium'
 METRICS = ('mem', 'disk', 'cpu', 'instances')
@@ -141,13 +142,29 @@ def test_the_score_line_has_a_point_per_step(page, plan):
     assert line.evaluate('l => l.points.numberOfItems') == len(plan['moves']) + 1
 
 
+def test_the_gain_curve_has_a_point_per_move_and_ends_at_the_whole_gain(page, plan):
+    chart = page.locator('svg.chart.gain')
+    assert chart.is_visible()
+    points = chart.locator('circle.point')
+    assert points.count() == len(plan['moves']) + 1
+    shown = points.evaluate_all('cs => cs.map(c => [Number(c.dataset.gib), Number(c.dataset.gain)])')
+    copied = [sum(m['data_copied_mib'] for m in plan['moves'][:k]) / 1024.0
+              for k in range(len(plan['moves']) + 1)]
+    assert [gib for gib, _gain in shown] == pytest.approx(copied)
+    assert shown[0][1] == 0 and shown[-1][1] == pytest.approx(100.0)
+    box = chart.bounding_box()
+    assert box['width'] > 600 and box['height'] > 150
+
+
 def test_the_moves_table_equals_the_plan(page, plan):
-    keys = ROW_KEYS + ('score_text',)
+    keys = ROW_KEYS + ('score_text', 'data_copied')
     rows = page.locator('table.moves tr.move').evaluate_all(
         'rows => rows.map(r => Array.from(r.querySelectorAll("td"),'
         ' td => [td.dataset.col, td.innerText.trim()]))')
     assert [[col for col, _text in row] for row in rows] == [list(keys)] * len(rows)
-    in_table_order = [plan['moves'][i - 1] for jobset in plan['jobsets'] for i in jobset]
+    in_table_order = [dict(plan['moves'][i - 1], data_copied=size_text(
+        plan['moves'][i - 1]['data_copied_mib']) if plan['moves'][i - 1]['data_copied_mib']
+        else 'none') for jobset in plan['jobsets'] for i in jobset]
     assert [[text for _col, text in row] for row in rows] == expected_rows(in_table_order, keys)
     groups = page.locator('table.moves th.group').all_inner_texts()
     assert len(groups) == len(plan['jobsets'])

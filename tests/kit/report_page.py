@@ -31,6 +31,8 @@ class _Page(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.bars, self.points, self.rows, self.groups, self.tags = [], [], [], [], set()
+        self.gain_points = []       # the points of the gain-per-data chart
+        self._chart = ''
         self._cell = None
         self._group = None
 
@@ -38,10 +40,12 @@ class _Page(HTMLParser):
         attrs = dict(attrs)
         self.tags.add(tag)
         classes = (attrs.get('class') or '').split()
+        if tag == 'svg':
+            self._chart = 'gain' if 'gain' in classes else ''
         if tag == 'g' and 'bar' in classes:
             self.bars.append(attrs)
         elif tag == 'circle' and 'point' in classes:
-            self.points.append(attrs)
+            (self.gain_points if self._chart == 'gain' else self.points).append(attrs)
         elif tag == 'tr' and 'move' in classes:
             self.rows.append({})
         elif tag == 'td' and self.rows and 'data-col' in attrs:

@@ -113,3 +113,31 @@ def cost_line(cost):
                 size_text(cost["memory_migrated_mib"]),
                 duration_text(cost["estimated_seconds"]),
                 cost["disk_copy_rate"], cost["migration_rate"]))
+
+
+BUDGET_FRACTIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+def gain_curve(initial_score, moves):
+    """[(disk data copied so far in MiB, score)] before the plan and after each
+    of its moves in order: how much balance the plan's prefixes buy."""
+    points, copied = [(0, initial_score)], 0
+    for move in moves:
+        copied += move["data_copied_mib"]
+        points.append((copied, move["score"]))
+    return points
+
+
+def gain_by_budget(initial_score, moves):
+    """For 10 %, 20 % ... 100 % of the disk data the plan copies, the share of
+    its score gain that the longest prefix within that budget reaches."""
+    curve = gain_curve(initial_score, moves)
+    total_data, total_gain = curve[-1][0], initial_score - curve[-1][1]
+    rows = []
+    for fraction in BUDGET_FRACTIONS:
+        budget = fraction * total_data
+        reached = max((initial_score - score for data, score in curve if data <= budget),
+                      default=0.0)
+        rows.append({"data_fraction": fraction, "data_copied_mib": int(budget),
+                     "gain_fraction": round(reached / total_gain, 4) if total_gain > 0 else 1.0})
+    return rows

@@ -69,6 +69,12 @@ class PlanView:
         del result
         return []
 
+    def gain_curve(self, result):
+        """[(disk GiB copied so far, % of the plan's score gain, label)] after
+        each move, or []: where a data budget would stop."""
+        del result
+        return []
+
     def group_scores(self, result):
         """[{group, role, before, after}]: each group's own score."""
         del result

@@ -16,7 +16,8 @@ from html import escape
 
 from .plan_view import plan_view, state_phrase
 from ..plan.lines import domain_suffix
-from .svg import METRICS, chart_width, node_labels, score_chart, state_colour, usage_chart
+from .svg import (METRICS, chart_width, gain_chart, node_labels, score_chart, state_colour,
+                  usage_chart)
 
 GENERATOR = "ganeti.htools"
 
@@ -171,6 +172,14 @@ def _scores(view):
                     '<div class="panel">%s</div>' % score_chart(view["scores"]))
 
 
+def _gain(view):
+    if len(view["gain_curve"]) < 2:
+        return ""
+    return _section("gain", "Share of the score gain against the disk data copied "
+                            "(each point a move, in plan order)",
+                    '<div class="panel">%s</div>' % gain_chart(view["gain_curve"]))
+
+
 def _cell(move, key):
     value = move.get(key)
     text = "" if value is None else str(value)
@@ -218,7 +227,7 @@ def render_plan_html(value, planner=None):
     """
     view = plan_view(value, planner)
     body = "".join((_header(view), _warnings(view), _group_scores(view), _usage(view),
-                    _scores(view), _moves(view), _summary(view)))
+                    _scores(view), _gain(view), _moves(view), _summary(view)))
     return ('<!DOCTYPE html>\n<html lang="en" data-kind="%s"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="generator" content="%s"><title>%s</title><style>%s</style></head>'

@@ -248,3 +248,42 @@ def score_chart(scores, width=1100, height=260):
                    % (x_of(pos), y_of(value), pos, value, escape(label), value))
     out.append("</svg>")
     return "".join(out)
+
+
+def gain_chart(points, width=1100, height=260):
+    """The share of the plan's score gain (%) against the disk data copied
+    so far (GiB), one point per move: where a data budget would stop."""
+    left, right, top_pad, bottom = 90, 20, 16, 34
+    plot_w, plot_h = width - left - right, height - top_pad - bottom
+    most = max(p[0] for p in points) or 1.0
+
+    def x_of(gib):
+        return left + plot_w * gib / most
+
+    def y_of(pct):
+        return top_pad + plot_h * (1.0 - pct / 100.0)
+
+    out = ['<svg class="chart gain" role="img" aria-label="Score gain against disk data copied" '
+           'viewBox="0 0 %d %d" width="%d" height="%d">' % (width, height, width, height)]
+    for pct in (100, 50, 0):
+        out.append('<line class="grid" x1="%d" y1="%.1f" x2="%d" y2="%.1f"/>'
+                   '<text class="tick y" x="%d" y="%.1f">%d %%</text>'
+                   % (left, y_of(pct), width - right, y_of(pct), left - 6, y_of(pct) + 4, pct))
+    for tenth in range(0, 11, 2):
+        gib = most * tenth / 10.0
+        out.append('<text class="tick" x="%.1f" y="%d">%s</text>'
+                   % (x_of(gib), height - bottom + 16, _gib_text(gib)))
+    out.append('<text class="axis" x="%.1f" y="%d">disk data copied</text>'
+               % (left + plot_w / 2.0, height - 4))
+    out.append('<polyline class="line" points="%s"/>' % " ".join(
+        "%.1f,%.1f" % (x_of(g), y_of(p)) for g, p, _label in points))
+    for gib, pct, label in points:
+        out.append('<circle class="point" cx="%.1f" cy="%.1f" r="3" data-gib="%r" data-gain="%r">'
+                   '<title>%s: %s copied, %.1f %% of the gain</title></circle>'
+                   % (x_of(gib), y_of(pct), gib, pct, escape(label), _gib_text(gib), pct))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _gib_text(gib):
+    return "%.0f GiB" % gib if gib < 1024 else "%.1f TiB" % (gib / 1024.0)

@@ -101,6 +101,24 @@ def test_balance_page_says_what_the_plan_copies_and_how_long_it_takes(balance):
     assert 'about %s at 60 MiB/s' % duration_text(cost['estimated_seconds']) in text
 
 
+def test_balance_page_draws_the_share_of_gain_against_the_data_copied(balance):
+    page = read_page(render_plan_html(balance))
+    copied = 0
+    initial, final = balance['initial_score'], balance['final_score']
+    expected = [(0.0, 0.0)]
+    for move in balance['moves']:
+        copied += move['data_copied_mib']
+        expected.append((copied / 1024.0, 100.0 * (initial - move['score']) / (initial - final)))
+    gained = [(float(p['data-gib']), float(p['data-gain'])) for p in page.gain_points]
+    assert [d for d, _g in gained] == pytest.approx([d for d, _g in expected])
+    assert [g for _d, g in gained] == pytest.approx([g for _d, g in expected])
+    assert gained[-1][1] == pytest.approx(100.0)
+    # the budget table the result carries is read off the same curve
+    for row in balance['cost']['gain_by_budget']:
+        within = [g for d, g in expected if d * 1024.0 <= row['data_copied_mib']]
+        assert row['gain_fraction'] == pytest.approx(max(within) / 100.0, abs=1e-4)
+
+
 def test_n1_failures_and_warnings_are_highlighted(balance):
     result = dict(balance, data_warnings=['node9 reports <odd> memory'])
     text = render_plan_html(result)

@@ -15,7 +15,7 @@ from ...errors import HtoolsError
 from ...backend.text_save import save_text_file
 from ...numfmt import hs_fixed
 from ...model.records import bad_nodes, instance_record
-from ...plan.cost import COST_OPTION_NAMES, move_cost, plan_cost, rates_of
+from ...plan.cost import COST_OPTION_NAMES, gain_by_budget, move_cost, plan_cost, rates_of
 from ...plan.record import Move
 from ...plan.usage import from_node_record
 from .summary import balance_summary
@@ -137,6 +137,8 @@ def _plan_group(data, selection, options, search, save_state, rates):
                  **move_cost(opcodes, inst.mem if inst.is_running else 0, inst.dsk, rates)),
         ).record())
     final_score = steps[-1].score if steps else result.initial_score
+    cost = plan_cost(moves, [[pos + 1 for pos in js] for js in sets], rates)
+    cost["gain_by_budget"] = gain_by_budget(result.initial_score, moves)
     report = {
         "group": selection.group.name if selection.group is not None else None,
         "initial_score": result.initial_score,
@@ -144,7 +146,7 @@ def _plan_group(data, selection, options, search, save_state, rates):
         "optimal_score": result.optimal_score,
         "moves": moves,
         "jobsets": [[pos + 1 for pos in js] for js in sets],
-        "cost": plan_cost(moves, [[pos + 1 for pos in js] for js in sets], rates),
+        "cost": cost,
         "step_lines": lines,
         "cluster_empty": search is None,
         "commands": [] if result.well_balanced or search is None else

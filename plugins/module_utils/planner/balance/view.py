@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from ...plan.cost import gain_curve
 from ...plan.usage import from_node_record
 from ..base import PlanView
 
@@ -21,6 +22,19 @@ class BalanceView(PlanView):
     def scores(self, result):
         return [("before", result["initial_score"])] + [
             ("step %d" % m["index"], m["score"]) for m in result.get("moves", ())]
+
+    def gain_curve(self, result):
+        moves = result.get("moves") or ()
+        if not moves or not all("data_copied_mib" in m for m in moves):
+            return []
+        initial = result["initial_score"]
+        curve = gain_curve(initial, moves)
+        gain = initial - curve[-1][1]
+        if gain <= 0:
+            return []
+        labels = ["before"] + ["move %d" % m["index"] for m in moves]
+        return [(data / 1024.0, 100.0 * (initial - score) / gain, label)
+                for (data, score), label in zip(curve, labels)]
 
     def columns(self, result):
         return (("score_text", "Score after"),)
