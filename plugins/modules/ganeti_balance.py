@@ -128,18 +128,65 @@ summary:
     Cluster score improved from 220.56058989 to 20.00060943
 group:
   description:
-    - Name of the node group that was balanced.
+    - Name of the node group that was balanced, or C(all) with O(group=all).
     - Null only for an empty cluster whose group cannot be chosen (RV(cluster_empty)).
   returned: success
   type: str
   sample: default
+groups:
+  description:
+    - With O(group=all), each node group's own plan, in name order - its moves are
+      those of C(hbal -G GROUP), and jobset K of the plan holds jobset K of every
+      group, so that the groups' moves run side by side.
+  returned: with O(group=all)
+  type: list
+  elements: dict
+  contains:
+    group:
+      description: The group's name.
+      type: str
+    initial_score:
+      description: The group's score before its moves (C(hbal -G)'s "Initial score").
+      type: float
+    final_score:
+      description: The group's score after its moves.
+      type: float
+    optimal_score:
+      description: The lowest score the group's N+1 reservations allow.
+      type: float
+    moves:
+      description: How many of the plan's moves are the group's.
+      type: int
+    jobsets:
+      description: How many jobsets the group's own plan has.
+      type: int
+    stop_reason:
+      description: Why the group's search stopped, as C(hbal -G) says it.
+      type: str
+    well_balanced:
+      description: Whether the group was already well balanced.
+      type: bool
+    metrics_before:
+      description: The group's score components before its moves.
+      type: dict
+    metrics_after:
+      description: The group's score components after its moves.
+      type: dict
+  sample:
+    - {group: g1, initial_score: 3.38283973, final_score: 2.64836038, optimal_score: 0.0,
+       moves: 2, jobsets: 2, stop_reason: "Cluster score improved from 3.38283973 to 2.64836038",
+       well_balanced: false, metrics_before: {}, metrics_after: {}}
 initial_score:
-  description: Cluster score before the plan (C(hbal)'s "Initial score").
+  description:
+    - Cluster score before the plan (C(hbal)'s "Initial score").
+    - With O(group=all), the sum of the groups' scores.
   returned: success
   type: float
   sample: 46.94539253
 final_score:
-  description: Cluster score after the last move (equal to RV(initial_score) without moves).
+  description:
+    - Cluster score after the last move (equal to RV(initial_score) without moves).
+    - With O(group=all), the sum of the groups' scores.
   returned: success
   type: float
   sample: 0.26606742
@@ -245,6 +292,14 @@ moves:
       type: int
     estimated_seconds:
       description: About how long the move takes at O(disk_copy_rate) and O(migration_rate).
+      type: float
+    group:
+      description: With O(group=all), the node group the move belongs to.
+      type: str
+    cluster_score:
+      description:
+        - With O(group=all), the sum of every group's score after the move, in the
+          plan's order (RV(moves[].score) is its own group's score, as C(hbal -G) prints it).
       type: float
   sample:
     - index: 1

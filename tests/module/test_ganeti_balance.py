@@ -205,3 +205,23 @@ def test_balance_playbook_prints_the_plan(tmp_path):
     assert re.search(r'Jobset \d+ \(2 moves, run in parallel\):', stdout)
     assert '(1 moves' not in stdout and '1 move, run in parallel' not in stdout
     assert 'Traceback' not in output
+
+
+def test_group_all_balances_every_group_in_one_plan(tmp_path):
+    from gen import cluster_gen      # pylint: disable=import-outside-toplevel
+    path = tmp_path / 'three.data'
+    path.write_text(cluster_gen.generate(2).data, encoding='utf-8')   # 3 groups, 2 with moves
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a',
+                                        'data_file=%s group=all' % path)
+    assert status == 'CHANGED', output
+    assert result['group'] == 'all' and [g['group'] for g in result['groups']] == \
+        ['g1', 'g2', 'g3']
+    lines = result['summary'].split('\n')
+    assert lines[0].startswith('all 3 groups: scores summed ')
+    for group in result['groups']:
+        assert any(line.startswith('  group %s: score ' % group['group']) for line in lines)
+        assert group['moves'] == sum(1 for m in result['moves'] if m['group'] == group['group'])
+    assert result['plan']['jobsets'] == result['jobsets']
+    # without the option, a cluster of several groups is refused as hbal refuses it
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a', 'data_file=%s' % path)
+    assert status == 'FAILED!' and 'choose one with the group option' in result['msg'], output

@@ -286,4 +286,6 @@ def gain_chart(points, width=1100, height=260):
 
 
 def _gib_text(gib):
+    if gib < 10:
+        return "%.1f GiB" % gib
     return "%.0f GiB" % gib if gib < 1024 else "%.1f TiB" % (gib / 1024.0)

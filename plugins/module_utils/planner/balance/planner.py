@@ -18,7 +18,8 @@ from ...model.records import bad_nodes, instance_record
 from ...plan.cost import COST_OPTION_NAMES, gain_by_budget, move_cost, plan_cost, rates_of
 from ...plan.record import Move
 from ...plan.usage import from_node_record
-from .summary import balance_summary
+from .all_groups import ALL_GROUPS, merge_group_plans
+from .summary import all_groups_summary, balance_summary
 from ..nodetable import format_table, node_record
 from ..base import Planner
 from ..jobs import jobsets, step_opcodes
@@ -69,10 +70,27 @@ def plan(data, opts, search="bulk", save_state=None):
     options = BalanceOptions(**{o.name: opts[o.name] for o in SEARCH_OPTIONS
                                 if opts.get(o.name) is not None})
     rates = rates_of(opts)
+    if get("group") == ALL_GROUPS and data.group_by_name_or_uuid(ALL_GROUPS) is None \
+            and not empty:
+        return _plan_all_groups(data, options, search, save_state, rates)
     if empty:
         return _plan_group(data, _group_of_empty(data, get("group")), options, None, None, rates)
     return _plan_group(data, select_group(data, get("group")), options, search, save_state,
                        rates)
+
+
+def _plan_all_groups(data, options, search, save_state, rates):
+    """group: all - each group with nodes planned as hbal -G plans it, merged
+    into one plan (planner/balance/all_groups.py)."""
+    if save_state:
+        raise HtoolsError("save_state writes one group's states, like hbal -S; it cannot be "
+                          "used with group: all")
+    names = sorted({data.groups[n.group].name for n in data.nodes})
+    reports = [_plan_group(data, select_group(data, name), options, search, None, rates)
+               for name in names]
+    report = merge_group_plans(reports, rates)
+    report["summary"] = all_groups_summary(report, [r["summary"] for r in reports])
+    return report
 
 
 def _group_of_empty(data, group):

@@ -28,3 +28,21 @@ def balance_summary(report):
         lines.append(shorten("N+1 failures before the plan: "
                              + ", ".join(report["n1_failures"]), suffix))
     return "\n".join(lines + warning_lines(report.get("warnings", ())))
+
+
+def all_groups_summary(report, group_summaries):
+    """ganeti_balance with group: all: the sum of the groups' scores, each
+    group's own head line, then the merged jobsets."""
+    moves = report["moves"]
+    suffix = domain_suffix([m[k] for m in moves for k in (
+        "instance", "old_primary", "old_secondary", "new_primary", "new_secondary")])
+    head = "all %d groups: scores summed %.8f -> %.8f, %d move%s in %d jobset%s" % (
+        len(report["groups"]), report["initial_score"], report["final_score"], len(moves),
+        "" if len(moves) == 1 else "s", len(report["jobsets"]),
+        "" if len(report["jobsets"]) == 1 else "s")
+    lines = [head]
+    if moves and report.get("cost"):
+        lines.append("  " + cost_line(report["cost"]))
+    lines += ["  " + text.split("\n", 1)[0] for text in group_summaries]
+    lines += [shorten(line, suffix) for line in jobset_lines(moves, report["jobsets"], "jobset")]
+    return "\n".join(lines + warning_lines(report.get("warnings", ())))

@@ -20,15 +20,22 @@ class BalanceView(PlanView):
                 for label in ("before", "after")]
 
     def scores(self, result):
+        # with group: all, the sum of the groups' scores (planner/balance/all_groups.py)
         return [("before", result["initial_score"])] + [
-            ("step %d" % m["index"], m["score"]) for m in result.get("moves", ())]
+            ("step %d" % m["index"], _cluster_score(m)) for m in result.get("moves", ())]
+
+    def group_scores(self, result):
+        return [{"group": g["group"], "role": "%d move%s" % (g["moves"], "" if g["moves"] == 1
+                                                             else "s"),
+                 "before": g["initial_score"], "after": g["final_score"]}
+                for g in result.get("groups") or ()]
 
     def gain_curve(self, result):
         moves = result.get("moves") or ()
         if not moves or not all("data_copied_mib" in m for m in moves):
             return []
         initial = result["initial_score"]
-        curve = gain_curve(initial, moves)
+        curve = gain_curve(initial, [dict(m, score=_cluster_score(m)) for m in moves])
         gain = initial - curve[-1][1]
         if gain <= 0:
             return []
@@ -37,4 +44,10 @@ class BalanceView(PlanView):
                 for (data, score), label in zip(curve, labels)]
 
     def columns(self, result):
+        if result.get("groups"):        # group: all
+            return (("group", "Group"), ("score_text", "Score after (its group's)"))
         return (("score_text", "Score after"),)
+
+
+def _cluster_score(move):
+    return move.get("cluster_score", move["score"])
