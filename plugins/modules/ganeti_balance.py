@@ -41,6 +41,23 @@ extends_documentation_fragment:
   - ganeti.htools.details
   - ganeti.htools.execution
 options:
+  cost_aware:
+    description:
+      - Take, at every step, the move that gains the most score per GiB of disk data it
+        copies, instead of C(hbal)'s move with the lowest score whatever it copies.
+      - The candidates of a step are C(hbal)'s best moves among the instances whose disks
+        are no larger than the smallest, the quartile and the largest disk size, and the
+        best move that copies nothing; each is rated gain / (GiB copied + 1 GiB).
+      - Plans differ from C(hbal)'s; without this option and O(max_data_moved) they are
+        C(hbal)'s exactly. See the README, "Balance at the cost you choose".
+    type: bool
+    default: false
+  max_data_moved:
+    description:
+      - Disk data budget in GiB - the plan copies at most this much (its replace-disks,
+        see RV(cost)), spent where it buys the most score, as with O(cost_aware).
+      - The plan stops when no move within what is left lowers the score.
+    type: float
   save_state:
     description:
       - Path prefix of the cluster state files to write, like C(hbal -S).
@@ -104,6 +121,12 @@ EXAMPLES = r'''
     restricted_migration: true
   check_mode: true
   register: evacuation
+
+- name: A plan that copies at most 2 TiB of disk data, spent where it buys the most score
+  ganeti.htools.ganeti_balance:
+    data_file: /var/tmp/cluster.data
+    max_data_moved: 2048
+  check_mode: true
 
 - name: A short, cheap plan - at most 10 failovers/migrations
   ganeti.htools.ganeti_balance:
@@ -596,7 +619,10 @@ resumed:
 
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
+from ansible_collections.ganeti.htools.plugins.module_utils.options import argument_spec as option_spec
 from ansible_collections.ganeti.htools.plugins.module_utils.plan.cost import COST_OPTIONS
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.options import (
+    BUDGET_OPTIONS)
 # the planner itself, not the registry: AnsiballZ ships what a module imports
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.planner import BALANCE
 
@@ -605,11 +631,11 @@ def main():
     balance = BALANCE
     argument_spec = argspecs.combine(
         argspecs.data_source(), argspecs.mond(), argspecs.planner_options(balance),
-        argspecs.move_cost(), argspecs.rapi(), argspecs.jobs(),
+        argspecs.move_cost(), option_spec(BUDGET_OPTIONS), argspecs.rapi(), argspecs.jobs(),
         argspecs.execution(), argspecs.plan_report(), argspecs.details(),
         save_state=dict(type="path"))
     HtoolsModule(argument_spec, needs=balance.needs,
-                 checked=balance.table + COST_OPTIONS).run_plan(balance)
+                 checked=balance.table + COST_OPTIONS + BUDGET_OPTIONS).run_plan(balance)
 
 
 if __name__ == '__main__':

@@ -225,3 +225,15 @@ def test_group_all_balances_every_group_in_one_plan(tmp_path):
     # without the option, a cluster of several groups is refused as hbal refuses it
     status, result, output = run_module(tmp_path, MODULE, '--check', '-a', 'data_file=%s' % path)
     assert status == 'FAILED!' and 'choose one with the group option' in result['msg'], output
+
+
+def test_a_data_budget_spends_its_gib_where_they_buy_the_most(tmp_path):
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a',
+                                        'data_file=%s max_data_moved=500' % EXAMPLE)
+    assert status == 'CHANGED', output
+    assert 0 < result['cost']['data_copied_mib'] <= 500 * 1024
+    assert result['stop_reason'].endswith('of the 500.0 GiB data budget copied)')
+    assert result['plan']['options']['max_data_moved'] == 500.0
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a',
+                                        'data_file=%s max_data_moved=-1' % EXAMPLE)
+    assert status == 'FAILED!' and 'max_data_moved' in result['msg'], output

@@ -23,6 +23,7 @@ from ...model.vocabulary import MIRROR_INTERNAL, NO_NODE
 from ..moves import FAILOVER, FAILOVER_TO_ANY, apply_move, possible_moves
 from ...numfmt import hs_fixed, hs_g6
 from ..metrics import cluster_score, optimal_score
+from .cost_search import cost_aware_step, data_copied
 
 
 class Step:
@@ -128,6 +129,8 @@ def victims(state, opts):
         inst = state.instances[idx]
         if opts.evac_mode and not any(n in offline for n in inst.all_nodes()):
             continue
+        if opts.victim_disk_limit is not None and inst.dsk > opts.victim_disk_limit:
+            continue        # the cost-aware search's size-limited rounds
         if inst.movable and inst.auto_balance:
             result.append(inst)
     return result
@@ -219,11 +222,17 @@ def balance(data, selection, opts, search=search_exhaustive, on_step=None):
         return BalanceResult(initial, optimal, [], reason, True, state.stats)
     steps = []
     seconds = []
+    budget = None if opts.max_data_moved is None else opts.max_data_moved * 1024.0
+    spent = 0
     while ((opts.max_length < 0 or len(steps) < opts.max_length)
            and state.score > optimal + opts.min_score):
         state.stats.searches += 1
         started = time.perf_counter()
-        best = search(state, opts)
+        if opts.cost_aware or budget is not None:
+            best = cost_aware_step(state, opts, search, victims,
+                                   None if budget is None else budget - spent)
+        else:
+            best = search(state, opts)
         if opts.avoid_disk_moves is not None and opts.disk_moves and best is not None:
             best = _avoid_disk_moves(state, opts, search, best)
         seconds.append(round(time.perf_counter() - started, 6))
@@ -235,6 +244,7 @@ def balance(data, selection, opts, search=search_exhaustive, on_step=None):
         _changed, _moved, new_p, new_s = best.result
         step = Step(best.inst, best.move, best.target, inst.pnode, inst.snode, new_p, new_s,
                     best.score)
+        spent += data_copied(state, best)
         state.apply(best)
         steps.append(step)
         if on_step is not None:
@@ -242,6 +252,9 @@ def balance(data, selection, opts, search=search_exhaustive, on_step=None):
     if steps:
         reason = "Cluster score improved from %s to %s" % (hs_fixed(initial, 8),
                                                            hs_fixed(state.score, 8))
+        if budget is not None:
+            reason += " (%.1f of the %s GiB data budget copied)" % (spent / 1024.0,
+                                                                    opts.max_data_moved)
     else:
         reason = "No solution found"
     return BalanceResult(initial, optimal, steps, reason, False, state.stats, seconds)

@@ -27,6 +27,12 @@ SEARCH_OPTIONS = (
     Option("restricted_migration", "bool", False),
 )
 
+# Options of ganeti_balance's cost-aware search (cost_search.py): not hbal's.
+BUDGET_OPTIONS = (
+    Option("cost_aware", "bool", False),
+    Option("max_data_moved", "float", minimum=0),
+)
+
 # Options applied while preparing the cluster model, before the search.
 MODEL_OPTIONS = (
     Option("select_instances", "list", (), elements="str"),
@@ -42,15 +48,16 @@ class BalanceOptions:
     """The search options (SEARCH_OPTIONS, hbal's defaults) and the flags the search reads."""
 
     def __init__(self, **values):
-        unknown = sorted(set(values) - {o.name for o in SEARCH_OPTIONS})
+        unknown = sorted(set(values) - {o.name for o in SEARCH_OPTIONS + BUDGET_OPTIONS})
         if unknown:
             raise TypeError("unknown balance option(s): %s" % ", ".join(unknown))
-        self._values = dict(defaults(SEARCH_OPTIONS), **values)
+        self._values = dict(defaults(SEARCH_OPTIONS + BUDGET_OPTIONS), **values)
         for name, value in self._values.items():
             setattr(self, name, value)
         self.disk_moves = not self.no_disk_moves
         self.inst_moves = not self.no_instance_moves
         self.force = self.ignore_soft_errors
+        self.victim_disk_limit = None       # set by the cost-aware search's rounds
 
     def as_dict(self):
         return dict(self._values)

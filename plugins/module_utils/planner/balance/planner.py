@@ -27,7 +27,8 @@ from ..metrics import breakdown, cluster_score, optimal_score
 from .hbal_text import (command_script, command_script_lines, commands_stdout, step_code,
                         step_commands, step_lines)
 from .loop import BalanceResult, SearchStats, balance, search_exhaustive
-from .options import ALGORITHM_OPTIONS, MODEL_OPTIONS, SEARCH_OPTIONS, BalanceOptions
+from .options import (ALGORITHM_OPTIONS, BUDGET_OPTIONS, MODEL_OPTIONS, SEARCH_OPTIONS,
+                      BalanceOptions)
 from .view import BalanceView
 
 KIND = "balance"
@@ -36,7 +37,8 @@ KIND = "balance"
 SEARCHES = {"exhaustive": search_exhaustive}
 CLUSTER_EMPTY = "Cluster is empty, exiting."
 # Everything a plan records, so that it can be recomputed the same way.
-RECORDED_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + MODEL_OPTIONS) + SOURCE_OPTIONS + \
+RECORDED_OPTIONS = tuple(o.name for o in SEARCH_OPTIONS + BUDGET_OPTIONS + MODEL_OPTIONS) + \
+    SOURCE_OPTIONS + \
     LOAD_OPTIONS + MOND_OPTION_NAMES + COST_OPTION_NAMES
 
 
@@ -67,7 +69,7 @@ def plan(data, opts, search="bulk", save_state=None):
     empty = not data.instances
 
     prepare_model(data, opts, before_node_status=save_original if save_state and not empty else None)
-    options = BalanceOptions(**{o.name: opts[o.name] for o in SEARCH_OPTIONS
+    options = BalanceOptions(**{o.name: opts[o.name] for o in SEARCH_OPTIONS + BUDGET_OPTIONS
                                 if opts.get(o.name) is not None})
     rates = rates_of(opts)
     if get("group") == ALL_GROUPS and data.group_by_name_or_uuid(ALL_GROUPS) is None \
