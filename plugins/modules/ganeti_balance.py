@@ -394,6 +394,14 @@ cost:
         gain_fraction:
           description: The share of the plan's score gain reached within the budget.
           type: float
+    hbal_gain_by_budget:
+      description:
+        - With O(cost_aware) or O(max_data_moved), the same table for C(hbal)'s own plan of
+          the group, computed in the same run; C(gain_by_budget) is then measured against
+          C(hbal)'s data and gain too, so that the two compare row by row.
+        - Not with O(group=all).
+      type: list
+      elements: dict
   sample:
     data_copied_mib: 5488640
     memory_migrated_mib: 497664
@@ -404,6 +412,13 @@ cost:
     migration_rate: 32.0
     gain_by_budget:
       - {data_fraction: 0.1, data_copied_mib: 548864, gain_fraction: 0.352}
+hbal_curve:
+  description:
+    - With O(cost_aware) or O(max_data_moved), C(hbal)'s own plan of the group as pairs
+      (MiB its move copies, score after it), which the HTML report draws beside the plan.
+  returned: with details=full, and O(cost_aware) or O(max_data_moved)
+  type: list
+  elements: list
 jobsets:
   description:
     - Groups of moves (by RV(moves[].index)) that touch disjoint nodes and can

@@ -128,11 +128,15 @@ def gain_curve(initial_score, moves):
     return points
 
 
-def gain_by_budget(initial_score, moves):
+def gain_by_budget(initial_score, moves, reference=None):
     """For 10 %, 20 % ... 100 % of the disk data the plan copies, the share of
-    its score gain that the longest prefix within that budget reaches."""
+    its score gain that the longest prefix within that budget reaches.
+
+    With `reference` (another plan's moves, hbal's), the budgets and the
+    gain are that plan's, so that the two tables compare row by row."""
     curve = gain_curve(initial_score, moves)
-    total_data, total_gain = curve[-1][0], initial_score - curve[-1][1]
+    base = curve if reference is None else gain_curve(initial_score, reference)
+    total_data, total_gain = base[-1][0], initial_score - base[-1][1]
     rows = []
     for fraction in BUDGET_FRACTIONS:
         budget = fraction * total_data

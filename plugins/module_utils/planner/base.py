@@ -75,6 +75,11 @@ class PlanView:
         del result
         return []
 
+    def hbal_curve(self, result):
+        """The same as gain_curve for hbal's own plan, drawn beside a cost-aware one, or []."""
+        del result
+        return []
+
     def group_scores(self, result):
         """[{group, role, before, after}]: each group's own score."""
         del result

@@ -60,6 +60,8 @@ svg text.value { font-size: 9px; fill: #475569; }
 svg .grid { stroke: #e2e8f0; stroke-width: 1; }
 svg .line { fill: none; stroke: #2563eb; stroke-width: 2; }
 svg .point { fill: #fff; stroke: #2563eb; stroke-width: 2; }
+svg .line.reference { stroke: #9ca3af; stroke-dasharray: 6 4; }
+svg .point.reference { stroke: #9ca3af; }
 table.moves { border-collapse: collapse; width: 100%; background: #fff; font-size: 13px; }
 table.moves th, table.moves td { border: 1px solid #e2e8f0; padding: 3px 8px; text-align: left; }
 table.moves td.name { overflow-wrap: anywhere; min-width: 7em; }
@@ -175,9 +177,11 @@ def _scores(view):
 def _gain(view):
     if len(view["gain_curve"]) < 2:
         return ""
-    return _section("gain", "Share of the score gain against the disk data copied "
-                            "(each point a move, in plan order)",
-                    '<div class="panel">%s</div>' % gain_chart(view["gain_curve"]))
+    reference = view["hbal_curve"]
+    title = "Share of the score gain against the disk data copied (each point a move, in plan " \
+        "order)" + ("; dashed: hbal's own plan, whose gain is 100 %" if reference else "")
+    return _section("gain", title,
+                    '<div class="panel">%s</div>' % gain_chart(view["gain_curve"], reference))
 
 
 def _cell(move, key):

@@ -156,6 +156,7 @@ def plan_view(value, planner=None):
         "states": states,
         "scores": view.scores(result),
         "gain_curve": view.gain_curve(result),
+        "hbal_curve": view.hbal_curve(result),
         "group_scores": view.group_scores(result),
         "evacuated": view.evacuated(result),
         "columns": MOVE_COLUMNS + tuple(view.columns(result)) + (COST_COLUMNS if costed else ()),

@@ -250,12 +250,13 @@ def score_chart(scores, width=1100, height=260):
     return "".join(out)
 
 
-def gain_chart(points, width=1100, height=260):
-    """The share of the plan's score gain (%) against the disk data copied
-    so far (GiB), one point per move: where a data budget would stop."""
+def gain_chart(points, reference=(), width=1100, height=260):
+    """The share of the score gain (%) against the disk data copied so far
+    (GiB), one point per move: where a data budget would stop; `reference`,
+    dashed, is hbal's own plan beside a cost-aware one."""
     left, right, top_pad, bottom = 90, 20, 16, 34
     plot_w, plot_h = width - left - right, height - top_pad - bottom
-    most = max(p[0] for p in points) or 1.0
+    most = max(p[0] for p in list(points) + list(reference)) or 1.0
 
     def x_of(gib):
         return left + plot_w * gib / most
@@ -275,12 +276,16 @@ def gain_chart(points, width=1100, height=260):
                    % (x_of(gib), height - bottom + 16, _gib_text(gib)))
     out.append('<text class="axis" x="%.1f" y="%d">disk data copied</text>'
                % (left + plot_w / 2.0, height - 4))
-    out.append('<polyline class="line" points="%s"/>' % " ".join(
-        "%.1f,%.1f" % (x_of(g), y_of(p)) for g, p, _label in points))
-    for gib, pct, label in points:
-        out.append('<circle class="point" cx="%.1f" cy="%.1f" r="3" data-gib="%r" data-gain="%r">'
-                   '<title>%s: %s copied, %.1f %% of the gain</title></circle>'
-                   % (x_of(gib), y_of(pct), gib, pct, escape(label), _gib_text(gib), pct))
+    for series, kind in ((reference, "line reference"), (points, "line")):
+        if not series:
+            continue
+        out.append('<polyline class="%s" points="%s"/>' % (kind, " ".join(
+            "%.1f,%.1f" % (x_of(g), y_of(p)) for g, p, _label in series)))
+        for gib, pct, label in series:
+            out.append('<circle class="%s" cx="%.1f" cy="%.1f" r="3" data-gib="%r" data-gain="%r">'
+                       '<title>%s: %s copied, %.1f %% of the gain</title></circle>'
+                       % (kind.replace("line", "point"), x_of(gib), y_of(pct), gib, pct,
+                          escape(label), _gib_text(gib), pct))
     out.append("</svg>")
     return "".join(out)
 

@@ -7,6 +7,7 @@ more of hbal's gain than hbal's own plan does with the same data."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import pytest
@@ -16,6 +17,7 @@ from kit.plans import plan_balance
 
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.cost_search import (
     disk_limits)
+from ansible_collections.ganeti.htools.plugins.module_utils.report.html import render_plan_html
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "bench"))
@@ -82,3 +84,23 @@ def test_a_data_budget_is_never_overrun(cluster, share):
         assert all(m["data_copied_mib"] == 0 for m in capped["moves"])
     if capped["moves"]:
         assert "GiB data budget copied)" in capped["stop_reason"]
+
+
+def test_a_cost_aware_plan_carries_hbals_curve_and_the_page_draws_both(cluster):
+    _path, hbal, ours = cluster
+    assert ours["hbal_curve"] == [(m["data_copied_mib"], m["score"]) for m in hbal["moves"]]
+    assert ours["cost"]["hbal_gain_by_budget"] == hbal["cost"]["gain_by_budget"]
+    # both tables against hbal's data and gain: row by row the same budgets
+    assert [r["data_copied_mib"] for r in ours["cost"]["gain_by_budget"]] == \
+        [r["data_copied_mib"] for r in hbal["cost"]["gain_by_budget"]]
+    page = render_plan_html(ours)
+    drawn = re.findall(r'<circle class="point reference"[^>]*data-gib="([^"]+)" '
+                       r'data-gain="([^"]+)"', page)
+    copied, expected = 0, [(0.0, 0.0)]
+    gain = hbal["initial_score"] - hbal["final_score"]
+    for move in hbal["moves"]:
+        copied += move["data_copied_mib"]
+        expected.append((copied / 1024.0, 100.0 * (hbal["initial_score"] - move["score"]) / gain))
+    assert [float(g) for g, _p in drawn] == pytest.approx([g for g, _p in expected])
+    assert [float(p) for _g, p in drawn] == pytest.approx([p for _g, p in expected])
+    assert "hbal_curve" not in plan_balance(EXAMPLE, max_length=2)

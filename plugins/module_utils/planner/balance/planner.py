@@ -9,6 +9,8 @@ plan returned here.
 
 from __future__ import annotations
 
+import copy
+
 from ...backend.prepare import (LOAD_OPTIONS, MOND_OPTION_NAMES, SOURCE_OPTIONS, GroupSelection,
                                 prepare_model, select_group)
 from ...errors import HtoolsError
@@ -24,6 +26,7 @@ from ..nodetable import format_table, node_record
 from ..base import Planner
 from ..jobs import jobsets, step_opcodes
 from ..metrics import breakdown, cluster_score, optimal_score
+from ..moves import FAILOVER, FAILOVER_TO_ANY
 from .hbal_text import (command_script, command_script_lines, commands_stdout, step_code,
                         step_commands, step_lines)
 from .loop import BalanceResult, SearchStats, balance, search_exhaustive
@@ -95,6 +98,18 @@ def _plan_all_groups(data, options, search, save_state, rates):
     return report
 
 
+def _hbal_curve(data, selection, options, search):
+    """hbal's own plan of the group, on a copy of the cluster, for comparison
+    with a cost-aware one: [(MiB its move copies, score after it)]."""
+    mirror = copy.deepcopy(data)
+    plain = BalanceOptions(**{k: v for k, v in options.as_dict().items()
+                              if k not in ("cost_aware", "max_data_moved")})
+    result = balance(mirror, select_group(mirror, selection.group.name), plain,
+                     search=search_function(search))
+    return [(0 if step.move in (FAILOVER, FAILOVER_TO_ANY) else mirror.instances[step.inst].dsk,
+             step.score) for step in result.steps]
+
+
 def _group_of_empty(data, group):
     """The group reported for a cluster without instances: the one chosen if
     one can be (hbal chooses none, so a bad or missing group is no error)."""
@@ -125,10 +140,13 @@ def _plan_group(data, selection, options, search, save_state, rates):
     n1_nodes, n1_insts = bad_nodes(selection)
     instances_before = {i.idx: i for i in selection.instances}
 
+    reference = None
     if search is None:
         result = BalanceResult(cluster_score(selection.nodes), optimal_score(selection.nodes),
                                [], CLUSTER_EMPTY, False, SearchStats())
     else:
+        if options.cost_aware or options.max_data_moved is not None:
+            reference = _hbal_curve(data, selection, options, search)
         result = balance(data, selection, options, search=search_function(search))
 
     after_nodes = [data.nodes[i] for i in group_nodes]
@@ -158,7 +176,12 @@ def _plan_group(data, selection, options, search, save_state, rates):
         ).record())
     final_score = steps[-1].score if steps else result.initial_score
     cost = plan_cost(moves, [[pos + 1 for pos in js] for js in sets], rates)
-    cost["gain_by_budget"] = gain_by_budget(result.initial_score, moves)
+    if reference is None:
+        cost["gain_by_budget"] = gain_by_budget(result.initial_score, moves)
+    else:       # both against hbal's data and gain
+        hbal_moves = [{"data_copied_mib": d, "score": s} for d, s in reference]
+        cost["gain_by_budget"] = gain_by_budget(result.initial_score, moves, hbal_moves)
+        cost["hbal_gain_by_budget"] = gain_by_budget(result.initial_score, hbal_moves)
     report = {
         "group": selection.group.name if selection.group is not None else None,
         "initial_score": result.initial_score,
@@ -190,6 +213,8 @@ def _plan_group(data, selection, options, search, save_state, rates):
         "warnings": list(data.warnings),
         "changed": bool(steps),
     }
+    if reference is not None:
+        report["hbal_curve"] = reference
     # what the HTML report charts, compact: the plan document keeps it when the
     # full node tables are left out (details)
     report["node_usage"] = [
@@ -200,7 +225,7 @@ def _plan_group(data, selection, options, search, save_state, rates):
 
 
 # Returned only with `details: full` (hbal's printed output among them, word for word).
-DETAILS = ("nodes_before", "nodes_after", "node_table_before", "node_table_after",
+DETAILS = ("hbal_curve", "nodes_before", "nodes_after", "node_table_before", "node_table_after",
            "instances_before", "instances_after", "step_lines", "commands", "command_script",
            "step_seconds", "search_stats", "n1_failing_instances")
 

@@ -34,14 +34,13 @@ class BalanceView(PlanView):
         moves = result.get("moves") or ()
         if not moves or not all("data_copied_mib" in m for m in moves):
             return []
-        initial = result["initial_score"]
-        curve = gain_curve(initial, [dict(m, score=_cluster_score(m)) for m in moves])
-        gain = initial - curve[-1][1]
-        if gain <= 0:
+        return _shares(result, [dict(m, score=_cluster_score(m)) for m in moves], "move")
+
+    def hbal_curve(self, result):
+        if not result.get("hbal_curve") or not result.get("moves"):
             return []
-        labels = ["before"] + ["move %d" % m["index"] for m in moves]
-        return [(data / 1024.0, 100.0 * (initial - score) / gain, label)
-                for (data, score), label in zip(curve, labels)]
+        return _shares(result, [{"data_copied_mib": d, "score": s}
+                                for d, s in result["hbal_curve"]], "hbal's move")
 
     def columns(self, result):
         if result.get("groups"):        # group: all
@@ -51,3 +50,17 @@ class BalanceView(PlanView):
 
 def _cluster_score(move):
     return move.get("cluster_score", move["score"])
+
+
+def _shares(result, moves, word):
+    """[(GiB copied so far, % of the gain, label)] of `moves`; the gain is
+    hbal's own plan's when the result has it (a cost-aware plan's report)."""
+    initial = result["initial_score"]
+    curve = gain_curve(initial, moves)
+    reference = result.get("hbal_curve")
+    gain = initial - (reference[-1][1] if reference else curve[-1][1])
+    if gain <= 0:
+        return []
+    labels = ["before"] + ["%s %d" % (word, k) for k in range(1, len(moves) + 1)]
+    return [(data / 1024.0, 100.0 * (initial - score) / gain, label)
+            for (data, score), label in zip(curve, labels)]
