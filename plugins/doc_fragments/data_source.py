@@ -69,8 +69,9 @@ options:
       - Name or UUID of the node group to work on, like C(hbal -G).
       - When omitted, the cluster must have exactly one node group that has
         nodes, otherwise the module fails (as C(hbal) does).
-      - M(ganeti.htools.ganeti_balance) also takes C(all) - every group with nodes
-        balanced in one plan - unless a node group is named C(all).
+      - M(ganeti.htools.ganeti_balance) and M(ganeti.htools.ganeti_cluster_info) also
+        take C(all) - every group with nodes, in one plan or one report - unless a node
+        group is named C(all).
     type: str
   offline_nodes:
     description:

@@ -191,10 +191,46 @@ metric_weights:
     offline_all_cnt: 4.0
     offline_pri_cnt: 16.0
 group:
-  description: The name of the selected node group.
+  description: The name of the selected node group, or C(all) with O(group=all).
   returned: success
   type: str
   sample: default
+group_reports:
+  description:
+    - With O(group=all), each group's own figures, in name order; the report's
+      RV(score) and RV(optimal_score) are then their sums, and its node, instance,
+      N+1 and policy lists every group's.
+  returned: with O(group=all)
+  type: list
+  elements: dict
+  contains:
+    group:
+      description: The group's name.
+      type: str
+    score:
+      description: The group's score (as C(hbal -G) computes it).
+      type: float
+    optimal_score:
+      description: The lowest score the group's N+1 reservations allow.
+      type: float
+    metrics:
+      description: The group's score components.
+      type: dict
+    storage_unit_metrics:
+      description: The group's per storage unit disk metrics.
+      type: list
+      elements: dict
+    n1_failures:
+      description: The group's nodes that fail N+1.
+      type: list
+      elements: str
+    policy_violations:
+      description: The group's instance policy violations.
+      type: list
+      elements: dict
+    summary:
+      description: The group's own summary.
+      type: str
 nodes:
   description:
     - One entry per node of the selected group, in the order of the input data.

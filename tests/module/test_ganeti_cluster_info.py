@@ -207,3 +207,20 @@ def test_example_playbook_runs(tmp_path):
     assert 'Score %s' % hbal_score in stdout, output
     assert 'N+1 failures:' in stdout
     assert 'Traceback' not in output
+
+
+def test_group_all_reports_every_group_as_each_alone(tmp_path):
+    from gen import cluster_gen      # pylint: disable=import-outside-toplevel
+    path = tmp_path / 'three.data'
+    path.write_text(cluster_gen.generate(2).data, encoding='utf-8')   # 3 groups
+    status, every, output = _run(tmp_path, MODULE, '-a', 'data_file=%s group=all' % path)
+    assert status == 'SUCCESS', output
+    assert [g['group'] for g in every['group_reports']] == ['g1', 'g2', 'g3']
+    for own in every['group_reports']:
+        status, alone, output = _run(tmp_path, MODULE, '-a',
+                                     'data_file=%s group=%s' % (path, own['group']))
+        assert status == 'SUCCESS', output
+        for key in ('score', 'optimal_score', 'metrics', 'n1_failures', 'summary'):
+            assert own[key] == alone[key], key
+        assert '  ' + alone['summary'].split('\n')[0] in every['summary'].split('\n')
+    assert every['score'] == pytest.approx(sum(g['score'] for g in every['group_reports']))

@@ -55,10 +55,47 @@ def _node_info(node):
     return record
 
 
+ALL_GROUPS = "all"
+# a group report's keys kept whole in a report of every group (the rest are summed or joined)
+PER_GROUP = ("group", "score", "optimal_score", "metrics", "storage_unit_metrics", "n1_failures",
+             "policy_violations", "summary")
+
+
 def info_from_data(data, params):
-    """Prepare freshly loaded data (file or RAPI) and report on the group `params` chooses."""
+    """Prepare freshly loaded data (file or RAPI) and report on the group `params` chooses
+    (`all`: every group with nodes, unless a group is named so)."""
     prepare_model(data, params, PREPARED_WITH)
+    if params.get("group") == ALL_GROUPS and data.group_by_name_or_uuid(ALL_GROUPS) is None:
+        names = sorted({data.groups[n.group].name for n in data.nodes})
+        return all_groups_report([report(data, select_group(data, name)) for name in names])
     return report(data, select_group(data, params.get("group")))
+
+
+def all_groups_report(reports):
+    """One report of every group's: each group's own figures in `group_reports`,
+    the scores summed, the node, instance and failure lists joined."""
+    info = {
+        "group": ALL_GROUPS,
+        "group_reports": [{k: r[k] for k in PER_GROUP} for r in reports],
+        "score": sum(r["score"] for r in reports),
+        "optimal_score": sum(r["optimal_score"] for r in reports),
+        "metrics": {},
+        "metric_weights": reports[0]["metric_weights"],
+        "storage_unit_metrics": [],
+        "groups": reports[0]["groups"],
+        "node_table": "\n".join(r["node_table"] for r in reports),
+        "warnings": reports[0]["warnings"],
+        "common_suffix": reports[0]["common_suffix"],
+    }
+    for key in ("nodes", "instances", "n1_failures", "n1_failing_instances",
+                "policy_violations"):
+        info[key] = [item for r in reports for item in r[key]]
+    lines = ["all %d groups: scores summed %.8f (lowest possible %.8f)" % (
+        len(reports), info["score"], info["optimal_score"])]
+    lines += ["  " + r["summary"].split("\n", 1)[0] for r in reports]
+    lines += info_summary(info).split("\n")[1:3]
+    info["summary"] = "\n".join(lines + warning_lines(info["warnings"]))
+    return info
 
 
 def info_summary(info):
