@@ -37,17 +37,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), ".cache"
 from gen_drbd import generate  # noqa: E402
 from kit.paths import HBAL  # noqa: E402
 from kit.plans import plan_balance  # noqa: E402
+from ansible_collections.ganeti.htools.plugins.module_utils.plan.cost import gain_curve  # noqa: E402
 
 FRACTIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 def curve(plan):
     """[(MiB copied so far, score)] before the plan and after each move."""
-    points, copied = [(0, plan["initial_score"])], 0
-    for move in plan["moves"]:
-        copied += move["data_copied_mib"]
-        points.append((copied, move["score"]))
-    return points
+    return gain_curve(plan["initial_score"], plan["moves"])
 
 
 def gain_within(points, initial, budget):
