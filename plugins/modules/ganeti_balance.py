@@ -47,7 +47,8 @@ options:
         copies, instead of C(hbal)'s move with the lowest score whatever it copies.
       - The candidates of a step are C(hbal)'s best moves among the instances whose disks
         are no larger than the smallest, the quartile and the largest disk size, and the
-        best move that copies nothing; each is rated gain / (GiB copied + 1 GiB).
+        best move that copies nothing; each is rated gain / (GiB copied + 1 GiB). An
+        instance's disks are copied once at most.
       - Plans differ from C(hbal)'s; without this option and O(max_data_moved) they are
         C(hbal)'s exactly. See the README, "Balance at the cost you choose".
     type: bool

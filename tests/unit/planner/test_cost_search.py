@@ -104,3 +104,13 @@ def test_a_cost_aware_plan_carries_hbals_curve_and_the_page_draws_both(cluster):
     assert [float(g) for g, _p in drawn] == pytest.approx([g for g, _p in expected])
     assert [float(p) for _g, p in drawn] == pytest.approx([p for _g, p in expected])
     assert "hbal_curve" not in plan_balance(EXAMPLE, max_length=2)
+
+
+def test_no_instance_has_its_disks_copied_twice(cluster):
+    """hbal copies some instances twice (a move, then another that undoes
+    part of it); the cost-aware plan copies each instance's disks once."""
+    _path, hbal, ours = cluster
+    copied = [m["instance"] for m in ours["moves"] if m["data_copied_mib"]]
+    assert len(copied) == len(set(copied))
+    again = [m["instance"] for m in hbal["moves"] if m["data_copied_mib"]]
+    assert len(again) > len(set(again)), "hbal's plan copies none twice: the check shows nothing"

@@ -13,7 +13,9 @@ quartiles and the largest disk size of the step's instances), and the best
 move that copies nothing (a migration or failover).  Each is rated
 gain / (GiB copied + 1 GiB): the 1 GiB stands for what any move costs (a
 migration's pause, a job), so a move that copies nothing is not infinitely
-cheap.  A move that would overrun the budget is not taken.
+cheap.  A move that would overrun the budget is not taken, and an
+instance's disks are copied once at most: hbal's plans copy some instances
+twice (a later move undoes part of an earlier one), each copy paid in full.
 """
 
 from __future__ import annotations

@@ -129,8 +129,9 @@ def victims(state, opts):
         inst = state.instances[idx]
         if opts.evac_mode and not any(n in offline for n in inst.all_nodes()):
             continue
-        if opts.victim_disk_limit is not None and inst.dsk > opts.victim_disk_limit:
-            continue        # the cost-aware search's size-limited rounds
+        if opts.victim_disk_limit is not None and (
+                inst.dsk > opts.victim_disk_limit or idx in opts.disks_copied):
+            continue        # the cost-aware search's size-limited rounds: each disk once
         if inst.movable and inst.auto_balance:
             result.append(inst)
     return result
@@ -244,7 +245,9 @@ def balance(data, selection, opts, search=search_exhaustive, on_step=None):
         _changed, _moved, new_p, new_s = best.result
         step = Step(best.inst, best.move, best.target, inst.pnode, inst.snode, new_p, new_s,
                     best.score)
-        spent += data_copied(state, best)
+        if data_copied(state, best):
+            spent += data_copied(state, best)
+            opts.disks_copied.add(best.inst)
         state.apply(best)
         steps.append(step)
         if on_step is not None:

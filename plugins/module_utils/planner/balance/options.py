@@ -58,6 +58,7 @@ class BalanceOptions:
         self.inst_moves = not self.no_instance_moves
         self.force = self.ignore_soft_errors
         self.victim_disk_limit = None       # set by the cost-aware search's rounds
+        self.disks_copied = set()           # instances whose disks a step copied
 
     def as_dict(self):
         return dict(self._values)
