@@ -52,7 +52,13 @@ def _spread(lab):
     return layout
 
 
-def _run_role(lab, tmp_path, **role_vars):
+# Under emulation one wave (drain, migrations away, a real reboot, the storage
+# gate, migrations back) took 30-35 minutes on 2 cores (2026-11-27); the
+# every-node roll's first run was killed by a flat 3600 s after two waves.
+WAVE_SECONDS = 2700
+
+
+def _run_role(lab, tmp_path, timeout=3600, **role_vars):
     """ansible-playbook of the role's play; (rc, report, output)."""
     report_file = str(tmp_path / 'report.json')
     if os.path.exists(report_file):
@@ -62,7 +68,7 @@ def _run_role(lab, tmp_path, **role_vars):
     proc = subprocess.run([tool('ansible-playbook'), '-i', lab.inventory, PLAYBOOK,
                            '-e', json.dumps(role_vars)],
                           cwd=str(tmp_path), env=env, capture_output=True, text=True,
-                          timeout=3600, check=False)
+                          timeout=timeout, check=False)
     report = None
     if os.path.exists(report_file):
         with open(report_file, encoding='utf-8') as handle:
@@ -233,7 +239,9 @@ def _roll_and_check(lab, tmp_path, timed, figures, layout, selected, written, **
     sampler.start()
     try:
         with timed('the role: %s (master %s)' % (', '.join(selected), master)):
-            rc, report, output = _run_role(lab, tmp_path, **role_vars)
+            rc, report, output = _run_role(lab, tmp_path,
+                                           timeout=WAVE_SECONDS * len(selected) + 900,
+                                           **role_vars)
     finally:
         sampler.stop()
     numbers = sampler.figures()
