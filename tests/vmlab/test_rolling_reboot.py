@@ -68,7 +68,9 @@ def _run_role(lab, tmp_path, timeout=3600, **role_vars):
     proc = subprocess.run([tool('ansible-playbook'), '-i', lab.inventory, PLAYBOOK,
                            '-e', json.dumps(role_vars)],
                           cwd=str(tmp_path), env=env, capture_output=True, text=True,
-                          timeout=timeout, check=False)
+                          # a stdin of its own: ssh's connection masters set the
+                          # inherited one non-blocking, which Ansible refuses
+                          stdin=subprocess.DEVNULL, timeout=timeout, check=False)
     report = None
     if os.path.exists(report_file):
         with open(report_file, encoding='utf-8') as handle:
