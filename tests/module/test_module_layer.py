@@ -40,7 +40,7 @@ def test_a_plan_given_back_returns_the_same_fields_as_a_fresh_one(tmp_path):
     assert status == 'CHANGED', output
     assert given['replanned'] is False
     assert given['plan']['plan_id'] == fresh['plan']['plan_id']
-    conditional = {'replanned', 'drift', 'execution', 'resumed', 'report_file'}
+    conditional = {'replanned', 'drift', 'execution', 'resumed', 'report_file', 'groups'}
     promised = _return_keys('ganeti_balance.py') - conditional
     assert promised <= set(fresh), promised - set(fresh)
     assert set(given) - {'replanned'} == set(fresh)
