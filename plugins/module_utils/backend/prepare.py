@@ -223,6 +223,17 @@ class GroupSelection:
         self.instances = instances    # list of Instance, ascending index
 
 
+ALL_GROUPS = "all"
+
+
+def all_group_names(data, group):
+    """The names of the groups with nodes, in order, when `group` asks for every
+    group (`all`, unless a group is named so); else None."""
+    if group != ALL_GROUPS or data.group_by_name_or_uuid(ALL_GROUPS) is not None:
+        return None
+    return sorted({data.groups[n.group].name for n in data.nodes})
+
+
 def select_group(data, group=None):
     """Choose the node group like hbal -G: the given one (name or UUID), else the
     only group that has nodes."""

@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-from ..backend.prepare import MOND_OPTION_NAMES, prepare_model, select_group
+from ..backend.prepare import (ALL_GROUPS, MOND_OPTION_NAMES, all_group_names, prepare_model,
+                               select_group)
 from ..model.records import (bad_nodes, group_records, instance_record, policy_violations,
                              storage_unit_records)
 from ..plan.lines import count_of, name_list, warning_lines
@@ -55,7 +56,6 @@ def _node_info(node):
     return record
 
 
-ALL_GROUPS = "all"
 # a group report's keys kept whole in a report of every group (the rest are summed or joined)
 PER_GROUP = ("group", "score", "optimal_score", "metrics", "storage_unit_metrics", "n1_failures",
              "policy_violations", "summary")
@@ -65,8 +65,8 @@ def info_from_data(data, params):
     """Prepare freshly loaded data (file or RAPI) and report on the group `params` chooses
     (`all`: every group with nodes, unless a group is named so)."""
     prepare_model(data, params, PREPARED_WITH)
-    if params.get("group") == ALL_GROUPS and data.group_by_name_or_uuid(ALL_GROUPS) is None:
-        names = sorted({data.groups[n.group].name for n in data.nodes})
+    names = all_group_names(data, params.get("group"))
+    if names is not None:
         return all_groups_report([report(data, select_group(data, name)) for name in names])
     return report(data, select_group(data, params.get("group")))
 

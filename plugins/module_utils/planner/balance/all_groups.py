@@ -16,9 +16,9 @@ order, which is what the plan's score line and gain curve follow.
 
 from __future__ import annotations
 
+from ...backend.prepare import ALL_GROUPS
 from ...plan.cost import gain_by_budget, plan_cost
 
-ALL_GROUPS = "all"
 # report keys that are lists over a group's nodes, instances or output lines:
 # the merged plan holds every group's, one group after the other
 CONCATENATED = ("nodes_before", "nodes_after", "instances_before", "instances_after",

@@ -26,11 +26,15 @@ MOVE_OVERHEAD_MIB = 1024.0
 SIZE_QUANTILES = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
+def copied_mib(move, inst):
+    """MiB of disk data a move of `inst` copies: none for a failover or
+    migration, its disks for every move with a replace-disks."""
+    return 0 if move in (FAILOVER, FAILOVER_TO_ANY) else inst.dsk
+
+
 def data_copied(state, cand):
     """MiB of disk data a candidate move copies."""
-    if cand.move in (FAILOVER, FAILOVER_TO_ANY):
-        return 0
-    return state.instances[cand.inst].dsk
+    return copied_mib(cand.move, state.instances[cand.inst])
 
 
 def disk_limits(sizes):

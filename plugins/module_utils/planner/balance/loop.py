@@ -245,8 +245,9 @@ def balance(data, selection, opts, search=search_exhaustive, on_step=None):
         _changed, _moved, new_p, new_s = best.result
         step = Step(best.inst, best.move, best.target, inst.pnode, inst.snode, new_p, new_s,
                     best.score)
-        if data_copied(state, best):
-            spent += data_copied(state, best)
+        copied = data_copied(state, best)
+        if copied:
+            spent += copied
             opts.disks_copied.add(best.inst)
         state.apply(best)
         steps.append(step)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 
 from ...backend.prepare import (LOAD_OPTIONS, MOND_OPTION_NAMES, SOURCE_OPTIONS, GroupSelection,
-                                prepare_model, select_group)
+                                all_group_names, prepare_model, select_group)
 from ...errors import HtoolsError
 from ...backend.text_save import save_text_file
 from ...numfmt import hs_fixed
@@ -20,15 +20,15 @@ from ...model.records import bad_nodes, instance_record
 from ...plan.cost import COST_OPTION_NAMES, gain_by_budget, move_cost, plan_cost, rates_of
 from ...plan.record import Move
 from ...plan.usage import from_node_record
-from .all_groups import ALL_GROUPS, merge_group_plans
+from .all_groups import merge_group_plans
 from .summary import all_groups_summary, balance_summary
 from ..nodetable import format_table, node_record
 from ..base import Planner
 from ..jobs import jobsets, step_opcodes
 from ..metrics import breakdown, cluster_score, optimal_score
-from ..moves import FAILOVER, FAILOVER_TO_ANY
 from .hbal_text import (command_script, command_script_lines, commands_stdout, step_code,
                         step_commands, step_lines)
+from .cost_search import copied_mib
 from .loop import BalanceResult, SearchStats, balance, search_exhaustive
 from .options import (ALGORITHM_OPTIONS, BUDGET_OPTIONS, MODEL_OPTIONS, SEARCH_OPTIONS,
                       BalanceOptions)
@@ -75,22 +75,21 @@ def plan(data, opts, search="bulk", save_state=None):
     options = BalanceOptions(**{o.name: opts[o.name] for o in SEARCH_OPTIONS + BUDGET_OPTIONS
                                 if opts.get(o.name) is not None})
     rates = rates_of(opts)
-    if get("group") == ALL_GROUPS and data.group_by_name_or_uuid(ALL_GROUPS) is None \
-            and not empty:
-        return _plan_all_groups(data, options, search, save_state, rates)
+    names = None if empty else all_group_names(data, get("group"))
+    if names is not None:
+        return _plan_all_groups(data, names, options, search, save_state, rates)
     if empty:
         return _plan_group(data, _group_of_empty(data, get("group")), options, None, None, rates)
     return _plan_group(data, select_group(data, get("group")), options, search, save_state,
                        rates)
 
 
-def _plan_all_groups(data, options, search, save_state, rates):
+def _plan_all_groups(data, names, options, search, save_state, rates):
     """group: all - each group with nodes planned as hbal -G plans it, merged
     into one plan (planner/balance/all_groups.py)."""
     if save_state:
         raise HtoolsError("save_state writes one group's states, like hbal -S; it cannot be "
                           "used with group: all")
-    names = sorted({data.groups[n.group].name for n in data.nodes})
     reports = [_plan_group(data, select_group(data, name), options, search, None, rates)
                for name in names]
     report = merge_group_plans(reports, rates)
@@ -106,8 +105,8 @@ def _hbal_curve(data, selection, options, search):
                               if k not in ("cost_aware", "max_data_moved")})
     result = balance(mirror, select_group(mirror, selection.group.name), plain,
                      search=search_function(search))
-    return [(0 if step.move in (FAILOVER, FAILOVER_TO_ANY) else mirror.instances[step.inst].dsk,
-             step.score) for step in result.steps]
+    return [(copied_mib(step.move, mirror.instances[step.inst]), step.score)
+            for step in result.steps]
 
 
 def _group_of_empty(data, group):
@@ -175,7 +174,8 @@ def _plan_group(data, selection, options, search, save_state, rates):
                  **move_cost(opcodes, inst.mem if inst.is_running else 0, inst.dsk, rates)),
         ).record())
     final_score = steps[-1].score if steps else result.initial_score
-    cost = plan_cost(moves, [[pos + 1 for pos in js] for js in sets], rates)
+    numbered = [[pos + 1 for pos in js] for js in sets]
+    cost = plan_cost(moves, numbered, rates)
     if reference is None:
         cost["gain_by_budget"] = gain_by_budget(result.initial_score, moves)
     else:       # both against hbal's data and gain
@@ -188,7 +188,7 @@ def _plan_group(data, selection, options, search, save_state, rates):
         "final_score": final_score,
         "optimal_score": result.optimal_score,
         "moves": moves,
-        "jobsets": [[pos + 1 for pos in js] for js in sets],
+        "jobsets": numbered,
         "cost": cost,
         "step_lines": lines,
         "cluster_empty": search is None,

@@ -9,19 +9,26 @@ from ...plan.cost import cost_line
 from ...plan.lines import (domain_suffix, jobset_lines, shorten, warning_lines)
 
 
-def balance_summary(report):
-    """ganeti_balance: score, moves per jobset, stop reason, warnings."""
+def _plan_lines(report, head, middle=()):
+    """A plan's summary lines: `head` with its move and jobset counts, the cost
+    line, the `middle` lines, the jobsets; and the names' common suffix."""
     moves = report["moves"]
     suffix = domain_suffix([m[k] for m in moves for k in (
         "instance", "old_primary", "old_secondary", "new_primary", "new_secondary")])
-    head = "group %s: score %.8f -> %.8f, %d move%s in %d jobset%s" % (
-        report["group"], report["initial_score"], report["final_score"], len(moves),
-        "" if len(moves) == 1 else "s", len(report["jobsets"]),
-        "" if len(report["jobsets"]) == 1 else "s")
-    lines = [head]
+    lines = ["%s, %d move%s in %d jobset%s" % (
+        head, len(moves), "" if len(moves) == 1 else "s", len(report["jobsets"]),
+        "" if len(report["jobsets"]) == 1 else "s")]
     if moves and report.get("cost"):
         lines.append("  " + cost_line(report["cost"]))
+    lines += list(middle)
     lines += [shorten(line, suffix) for line in jobset_lines(moves, report["jobsets"], "jobset")]
+    return lines, suffix
+
+
+def balance_summary(report):
+    """ganeti_balance: score, moves per jobset, stop reason, warnings."""
+    lines, suffix = _plan_lines(report, "group %s: score %.8f -> %.8f" % (
+        report["group"], report["initial_score"], report["final_score"]))
     if report.get("stop_reason"):
         lines.append(report["stop_reason"])
     if report.get("n1_failures"):
@@ -33,16 +40,8 @@ def balance_summary(report):
 def all_groups_summary(report, group_summaries):
     """ganeti_balance with group: all: the sum of the groups' scores, each
     group's own head line, then the merged jobsets."""
-    moves = report["moves"]
-    suffix = domain_suffix([m[k] for m in moves for k in (
-        "instance", "old_primary", "old_secondary", "new_primary", "new_secondary")])
-    head = "all %d groups: scores summed %.8f -> %.8f, %d move%s in %d jobset%s" % (
-        len(report["groups"]), report["initial_score"], report["final_score"], len(moves),
-        "" if len(moves) == 1 else "s", len(report["jobsets"]),
-        "" if len(report["jobsets"]) == 1 else "s")
-    lines = [head]
-    if moves and report.get("cost"):
-        lines.append("  " + cost_line(report["cost"]))
-    lines += ["  " + text.split("\n", 1)[0] for text in group_summaries]
-    lines += [shorten(line, suffix) for line in jobset_lines(moves, report["jobsets"], "jobset")]
+    lines, _suffix = _plan_lines(
+        report, "all %d groups: scores summed %.8f -> %.8f" % (
+            len(report["groups"]), report["initial_score"], report["final_score"]),
+        ["  " + text.split("\n", 1)[0] for text in group_summaries])
     return "\n".join(lines + warning_lines(report.get("warnings", ())))
