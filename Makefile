@@ -55,7 +55,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
 
-.PHONY: help example test deps venv hbal chromium link unit integration integration-long molecule vmlab vmlab-roll sanity sanity-matrix checks checks-lane matrix-lane lint build docs clean distclean
+.PHONY: help example test deps venv hbal chromium link unit integration integration-long molecule vmlab vmlab-roll sanity sanity-matrix checks checks-lane matrix-lane matrix-all-lane molecule-lane lint build docs clean distclean
 
 help:
 	@echo "make example   plan a balance (check mode) of playbooks/files/example.data"
@@ -136,17 +136,18 @@ example: venv link
 # ---------------------------------------------------------------- tests
 
 # As root, the vm lab boots in the background from the start, and its tests
-# run beside the namespace-lab tests and then beside the checks
-# (tests/run_labs.sh): the labs mostly wait on Ganeti.  Both labs are torn
-# down afterwards, also when something fails.
+# run beside the namespace-lab tests, then the checks (tests/run_labs.sh): the
+# labs mostly wait on Ganeti.  Both labs are torn down afterwards, also when
+# something fails.
 test: deps
 	$(call phase,unit tests (the vm lab boots beside them))
 	@if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh start || exit 1; fi
 	@$(MAKE) --no-print-directory unit || { \
 	  if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh stop; tests/vmlab/down.sh; fi; exit 1; }
-	$(call phase,lab tests (namespace lab and vm lab side by side; then the checks beside the vm lab))
+	$(call phase,lab tests (namespace lab beside the vm lab, then beside the checks; then molecule and the matrix))
 	@if [ "$$(id -u)" = 0 ]; then \
-	  MAKE="$(MAKE)" tests/run_labs.sh $(CHECKS_LANES_WITH_MOLECULE) || exit 1; \
+	  MAKE="$(MAKE)" RUN_LABS_AFTER_VMLAB="$(MAKE) --no-print-directory checks" \
+	    tests/run_labs.sh $(MOLECULE_AND_MATRIX_LANES) || exit 1; \
 	else \
 	  echo "== make test: integration and vm lab tests NOT run (they need root: sudo make integration vmlab)"; \
 	  $(CHECKS_LANES) || exit 1; \
@@ -154,12 +155,14 @@ test: deps
 	$(call phase,end)
 	@echo "== make test: all passed"
 
-# The checks and the version matrix in two lanes; as root they run beside
-# the vm-lab tests (tests/run_labs.sh), and the molecule scenario (mostly
-# waiting on its own lab) runs first in the matrix's lane.
+# The checks and the version matrix in two lanes (-j2: each lane is mostly
+# one process at a time, and CI has two cores).  As root, the checks run as
+# soon as the vm-lab tests are done, beside the rest of the namespace-lab
+# tests (tests/run_labs.sh); after those, the molecule scenario (mostly
+# waiting on its own lab) and the version matrix run as two lanes.
 CHECKS_LANES = $(MAKE) --no-print-directory -j2 --output-sync=target checks-lane matrix-lane
-CHECKS_LANES_WITH_MOLECULE = $(MAKE) --no-print-directory -j2 --output-sync=target checks-lane \
-  molecule-lane
+MOLECULE_AND_MATRIX_LANES = $(MAKE) --no-print-directory -j2 --output-sync=target molecule-lane \
+  matrix-all-lane
 
 # Where the time of `make test` goes: with HTOOLS_PHASE_LOG set (.ci/run sets
 # it and prints the table at its end), each phase appends "epoch name".
@@ -172,22 +175,24 @@ checks:
 	$(MAKE) --no-print-directory build
 	$(MAKE) --no-print-directory docs
 
-# `make test` runs them in two lanes (-j2): each lane is mostly one process at
-# a time, and CI has two cores.  In a fresh CI run the checks take about as
-# long as two releases of the matrix, so the last release follows them and
-# the others run beside them.  The output of each lane is printed when it ends.
+# Without root, `make test` runs the checks in two lanes (-j2): in a fresh
+# run the checks take about as long as two releases of the matrix, so the
+# last release follows them and the others run beside them.  The output of
+# each lane is printed when it ends.
 checks-lane: checks
 	$(MAKE) --no-print-directory sanity-matrix SANITY_MATRIX="$(lastword $(SANITY_MATRIX))"
 MATRIX_BESIDE := $(filter-out $(lastword $(SANITY_MATRIX)),$(SANITY_MATRIX))
 matrix-lane:
 	$(if $(MATRIX_BESIDE),$(MAKE) --no-print-directory sanity-matrix SANITY_MATRIX="$(MATRIX_BESIDE)",@true)
+matrix-all-lane:
+	$(MAKE) --no-print-directory sanity-matrix
+	$(call phase,  version matrix done)
 molecule-lane:
 	$(MAKE) --no-print-directory molecule
 	$(call phase,  molecule done)
-	$(MAKE) --no-print-directory matrix-lane
 
 unit: deps link
-	HTOOLS_CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/ -n auto --ignore=tests/integration \
+	HTOOLS_CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/ -n auto --dist worksteal --ignore=tests/integration \
 	  --ignore=tests/vmlab $(PYTEST_ARGS)
 
 # A real Ganeti 3.0.2 cluster (3 nodes, fake hypervisor) in an isolated network

@@ -9,13 +9,17 @@ from __future__ import annotations
 DOCUMENTATION = r'''
 ---
 module: ganeti_node
-short_description: Drain, undrain, offline or promote a Ganeti node, manage its tags, wait for it
+short_description: Drain, undrain, offline or promote Ganeti nodes, manage their tags, wait for them
 version_added: 0.1.0
 description:
   - Sets a node's role flags (O(drained), O(offline), O(master_candidate)) and tags
     over RAPI, idempotently - only what differs is changed, in one job for the flags
     and one per tag operation - and optionally waits until the master hears from
     the node's daemon again (O(wait_for_live)), as after a reboot.
+  - With O(nodes) it changes several nodes in one run, each as it is told, at the
+    same time - every node's tag jobs are submitted together, then every node's
+    flag jobs, then its tag removals - so a wave of nodes takes about the time of
+    one node (a rolling reboot drains and undrains its waves this way).
   - Draining or offlining a master candidate demotes it; with O(auto_promote) (the
     default) Ganeti promotes another node when candidates would run short, instead
     of refusing.
@@ -31,9 +35,43 @@ extends_documentation_fragment:
   - ganeti.htools.lock_owner
 options:
   name:
-    description: The node's name, as Ganeti knows it.
+    description:
+      - The node's name, as Ganeti knows it.
+      - Exactly one of O(name) and O(nodes) is required.
     type: str
-    required: true
+  nodes:
+    description:
+      - Several nodes, each with its own changes; the options of the same name at
+        the top level apply to every entry that does not set them.
+      - Every node is read first; an unknown name, a duplicate or an impossible
+        change is refused before any job is submitted.
+    type: list
+    elements: dict
+    suboptions:
+      name:
+        description: The node's name, as Ganeti knows it.
+        type: str
+        required: true
+      drained:
+        description: As the top-level O(drained).
+        type: bool
+      offline:
+        description: As the top-level O(offline).
+        type: bool
+      master_candidate:
+        description: As the top-level O(master_candidate).
+        type: bool
+      auto_promote:
+        description: As the top-level O(auto_promote).
+        type: bool
+      add_tags:
+        description: As the top-level O(add_tags).
+        type: list
+        elements: str
+      remove_tags:
+        description: As the top-level O(remove_tags).
+        type: list
+        elements: str
   drained:
     description: Whether the node is drained (takes no new instances). Omitted - left as it is.
     type: bool
@@ -46,7 +84,10 @@ options:
       - A drained or offline node cannot be one.
     type: bool
   auto_promote:
-    description: Let Ganeti promote other nodes when a demotion leaves too few master candidates.
+    description:
+      - Let Ganeti promote other nodes when a demotion leaves too few master candidates.
+      - Only passed on for a node that is a master candidate now (Ganeti then locks
+        every node for the job); another node's flag change cannot demote anything.
     type: bool
     default: true
   add_tags:
@@ -99,6 +140,16 @@ EXAMPLES = r'''
     add_tags: [rebooted-2026-11]
     wait_for_live: true
     wait_timeout: 1200
+
+- name: Drain a whole rack at once; node5 stays a master candidate's replacement
+  ganeti.htools.ganeti_node:
+    nodes:
+      - name: node4.example.com
+      - name: node5.example.com
+        add_tags: [maintenance, was-candidate]
+      - name: node6.example.com
+    drained: true
+    add_tags: [maintenance]
 '''
 
 RETURN = r'''
@@ -107,16 +158,21 @@ node:
     - The node after the run (in check mode, as it would be) - C(name), C(master),
       C(drained), C(offline), C(master_candidate), C(tags), C(live) (its daemon
       answers the master), C(group) and C(primary_instances) (names).
-  returned: success
+  returned: with O(name)
   type: dict
   sample: {name: node3, master: false, drained: true, offline: false, master_candidate: false,
            tags: [reboot], live: true, group: default, primary_instances: []}
 before:
   description: The node before the run, as RV(node).
-  returned: success
+  returned: with O(name)
   type: dict
+nodes:
+  description: With O(nodes), every node after the run, as RV(node), in the order given.
+  returned: with O(nodes)
+  type: list
+  elements: dict
 summary:
-  description: What changed (or would), in one line.
+  description: What changed (or would), in one line; with O(nodes) one part per node changed.
   returned: success
   type: str
   sample: "node3: drained false -> true, master_candidate true -> false"
@@ -129,54 +185,109 @@ jobs:
 
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils.live.jobs import run_job
+from ansible_collections.ganeti.htools.plugins.module_utils.live.parallel import run_parallel
 from ansible_collections.ganeti.htools.plugins.module_utils.live.lock import require_lock
 from ansible_collections.ganeti.htools.plugins.module_utils.live.node_flags import (
-    describe, expected_view, node_changes, node_view, wait_live)
+    FLAGS, apply_node_plans, describe, node_view, plan_node, wait_live)
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
 
 REASON = "ganeti.htools:ganeti_node"
+ENTRY_KEYS = FLAGS + ("auto_promote", "add_tags", "remove_tags")
+
+
+def requests(params):
+    """Every node's wanted state: the top-level options, and an entry's own over them."""
+    if params["name"] is not None:
+        return [dict({k: params[k] for k in ENTRY_KEYS}, name=params["name"])]
+    entries = []
+    for entry in params["nodes"]:
+        entries.append(dict({k: params[k] if entry.get(k) is None else entry[k] for k in ENTRY_KEYS},
+                            name=entry["name"]))
+    names = [e["name"] for e in entries]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise HtoolsError("nodes names a node more than once: %s" % ", ".join(twice))
+    return entries
+
+
+def read_views(client, names):
+    """{name: view} of the named nodes (one read of them all for several)."""
+    if len(names) == 1:
+        return {names[0]: node_view(client.node(names[0]))}
+    known = {node["name"]: node_view(node) for node in client.nodes()}
+    missing = [n for n in names if n not in known]
+    if missing:
+        raise HtoolsError("no such node: %s" % ", ".join(missing))
+    return {n: known[n] for n in names}
 
 
 def run(module, client, preview=False):
     params = module.params
-    before = node_view(client.node(params["name"]))
-    wanted = {flag: params[flag] for flag in ("drained", "offline", "master_candidate")}
-    flags, add, remove = node_changes(before, wanted, params["add_tags"], params["remove_tags"])
-    result = {"before": before, "node": expected_view(before, flags, add, remove), "jobs": [],
-              "changed": bool(flags or add or remove)}
-    if result["changed"] and not preview:     # a saved cluster holds no run's lock
+    entries = requests(params)
+    views = read_views(client, [e["name"] for e in entries])
+    plans = [plan_node(views[e["name"]], {k: e[k] for k in FLAGS}, e["add_tags"], e["remove_tags"])
+             for e in entries]
+    changed = any(p["flags"] or p["add"] or p["remove"] for p in plans)
+    result = {"plans": plans, "jobs": [], "changed": changed}
+    if changed and not preview:     # a saved cluster holds no run's lock
         require_lock(client, params["lock_owner"])
     if module.ansible.check_mode:
         return result
 
-    def run(submit):
+    def run_one(submit):
         def submitted():
-            job = submit()
-            result["jobs"].append(job)
-            return job
+            job_id = submit()
+            result["jobs"].append(job_id)
+            return job_id
         run_job(client, submitted, params["job_timeout"])
 
-    # tags first: a run that marks the nodes it drains (a rolling reboot) finds
-    # the mark on every node it drained, even if it was interrupted in between
-    if add:
-        run(lambda: client.add_node_tags(before["name"], add, reason=REASON))
-    if flags:
-        run(lambda: client.modify_node(before["name"], reason=REASON,
-                                       auto_promote=params["auto_promote"], **flags))
-    if remove:
-        run(lambda: client.delete_node_tags(before["name"], remove, reason=REASON))
+    # auto_promote only where a demotion can happen: with it Ganeti locks every node
+    promote = {e["name"]: e["auto_promote"] and views[e["name"]]["master_candidate"] for e in entries}
+    apply_node_plans(client, plans, run_one, REASON, promote)
     if params["wait_for_live"]:
-        wait_live(client, before["name"], params["wait_timeout"])
-    result["node"] = node_view(client.node(before["name"]))
+        run_parallel([(lambda p=p: wait_live(client, p["before"]["name"], params["wait_timeout"]))
+                      for p in plans])
+    result["jobs"].sort()
+    after = read_views(client, [p["before"]["name"] for p in plans])
+    for plan in plans:
+        plan["after"] = after[plan["before"]["name"]]
     return result
 
 
+def outcome(plans, single, preview):
+    """The module's result keys from the node plans."""
+    if single:
+        plan = plans[0]
+        out = {"before": plan["before"], "node": plan["after"],
+               "summary": describe(plan["before"], plan["after"])}
+    else:
+        parts = [describe(p["before"], p["after"]) for p in plans
+                 if p["before"] != p["after"]]
+        unchanged = len(plans) - len(parts)
+        if unchanged:
+            parts.append("%d node(s) unchanged" % unchanged)
+        out = {"nodes": [p["after"] for p in plans], "summary": "; ".join(parts)}
+    if preview:
+        out["summary"] += " (a preview from data_file: the live node was not read)"
+    return out
+
+
 def main():
+    entry = dict(
+        name=dict(type="str", required=True),
+        drained=dict(type="bool"),
+        offline=dict(type="bool"),
+        master_candidate=dict(type="bool"),
+        auto_promote=dict(type="bool"),
+        add_tags=dict(type="list", elements="str"),
+        remove_tags=dict(type="list", elements="str"),
+    )
     argument_spec = argspecs.combine(
         argspecs.live_only(), argspecs.jobs(), argspecs.lock_owner(),
         argspecs.job_timeout(600),      # a node flag change may migrate or demote
-        name=dict(type="str", required=True),
+        name=dict(type="str"),
+        nodes=dict(type="list", elements="dict", options=entry),
         drained=dict(type="bool"),
         offline=dict(type="bool"),
         master_candidate=dict(type="bool"),
@@ -186,16 +297,15 @@ def main():
         wait_for_live=dict(type="bool", default=False),
         wait_timeout=dict(type="int", default=900),
     )
-    module = HtoolsModule(argument_spec)
+    module = HtoolsModule(argument_spec, mutually_exclusive=[("name", "nodes")],
+                          required_one_of=[("name", "nodes")])
     client, preview = module.live_only_client()
     try:
         result = run(module, client, preview)
     except HtoolsError as err:
         module.fail(err)
-    result["summary"] = describe(result["before"], result["node"])
-    if preview:
-        result["summary"] += " (a preview from data_file: the live node was not read)"
-    module.ansible.exit_json(**result)
+    out = outcome(result.pop("plans"), module.params["name"] is not None, preview)
+    module.ansible.exit_json(**dict(result, **out))
 
 
 if __name__ == "__main__":

@@ -51,3 +51,37 @@ def test_the_masters_role_is_refused(fresh, tmp_path):
     assert status == 'FAILED', output
     assert 'is the master node' in result['msg']
     assert not lab.nodes()[master]['drained']
+
+
+def test_several_nodes_drained_and_restored_in_one_run(fresh, tmp_path):
+    lab = fresh
+    before = {name: _flags(lab, name) for name in ('node2', 'node3')}
+    jobs = [j['id'] for j in lab.jobs()]
+    unknown = {'nodes': [{'name': 'node2'}, {'name': 'no-such-node'}], 'drained': True}
+    status, result, output = lab.run_module(tmp_path, MODULE, unknown)
+    assert status == 'FAILED' and 'no such node: no-such-node' in result['msg'], output
+    assert [j['id'] for j in lab.jobs()] == jobs
+
+    drain = {'nodes': [{'name': 'node2'}, {'name': 'node3', 'add_tags': ['reboot', 'was-candidate']}],
+             'drained': True, 'add_tags': ['reboot']}
+    status, result, output = lab.run_module(tmp_path, MODULE, drain)
+    assert status == 'CHANGED', output
+    assert [n['name'] for n in result['nodes']] == ['node2', 'node3']
+    assert _flags(lab, 'node2') == \
+        ({'drained': True, 'offline': False, 'master_candidate': False}, ['reboot'])
+    assert _flags(lab, 'node3') == \
+        ({'drained': True, 'offline': False, 'master_candidate': False}, ['reboot', 'was-candidate'])
+    # two nodes, each a tag job and a flag job
+    assert len(result['jobs']) == 4
+    assert all(lab.job(j)['status'] == 'success' for j in result['jobs'])
+    status, again, output = lab.run_module(tmp_path, MODULE, drain)
+    assert status == 'SUCCESS' and again['jobs'] == [], output
+    assert again['summary'] == '2 node(s) unchanged'
+
+    undo = {'nodes': [{'name': 'node2'}, {'name': 'node3', 'remove_tags': ['reboot', 'was-candidate']}],
+            'drained': False, 'master_candidate': True, 'remove_tags': ['reboot'],
+            'wait_for_live': True, 'wait_timeout': 120}
+    status, result, output = lab.run_module(tmp_path, MODULE, undo)
+    assert status == 'CHANGED', output
+    assert all(n['live'] for n in result['nodes'])
+    assert {name: _flags(lab, name) for name in ('node2', 'node3')} == before

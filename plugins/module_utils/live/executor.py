@@ -23,6 +23,7 @@ import time
 
 from ..errors import HtoolsError
 from .jobs import RESTARTS, restart_pause, wait_restarting
+from .parallel import run_parallel
 from .rapi import (FINAL_JOB_STATUSES, RapiError, RapiSubmissionUnknown, job_error_text,
                    job_never_started)
 
@@ -236,8 +237,9 @@ def submit_then_wait(client, moves, submit, timeout):
     each in turn: for moves that do not depend on each other (migrations off
     or back onto nodes).  Each move gets its `job` and `status`; returns the
     failed ones as [(move, error text)]."""
-    for move in moves:
-        move["job"] = submit(move)
+    # side by side: each submission takes about a second on a busy master
+    for move, job_id in zip(moves, run_parallel([(lambda m=m: submit(m)) for m in moves])):
+        move["job"] = job_id
     failed = []
     for move in moves:
         def again(move=move):

@@ -17,6 +17,7 @@ from .executor import submit_then_wait
 from .jobs import run_job
 from .lock import require_lock
 from .migrations import describe, describe_failure, migrations_away, migrations_back, submit
+from .parallel import run_parallel
 from .preview import SavedCluster
 
 REASON = "ganeti.htools:ganeti_instance_migrate"
@@ -64,11 +65,13 @@ def _remember(client, nodes, moves, params):
     by_node = {}
     for move in moves:
         by_node.setdefault(move["from"], []).append(away_tag(params["run_id"], move["instance"]))
+    tagging = []
     for node, tags in sorted(by_node.items()):
         new = [t for t in tags if t not in (nodes[node].get("tags") or [])]
         if new:
-            run_job(client, lambda node=node, new=new: client.add_node_tags(node, new, reason=REASON),
-                    params["job_timeout"])
+            tagging.append(lambda node=node, new=new: run_job(
+                client, lambda: client.add_node_tags(node, new, reason=REASON), params["job_timeout"]))
+    run_parallel(tagging)
 
 
 def away(client, params, check_mode):
@@ -118,12 +121,14 @@ def back(client, params, check_mode):
     failed = _run_all(client, moves, params)
     # forget only the instances that are home now
     stuck = {away_tag(params["run_id"], m["instance"]) for m, _error in failed}
+    untagging = []
     for node, tags in sorted(drop.items()):
         gone = [t for t in tags if t not in stuck]
         drop[node] = gone
         if gone:
-            run_job(client, lambda node=node, gone=gone: client.delete_node_tags(node, gone, reason=REASON),
-                    params["job_timeout"])
+            untagging.append(lambda node=node, gone=gone: run_job(
+                client, lambda: client.delete_node_tags(node, gone, reason=REASON), params["job_timeout"]))
+    run_parallel(untagging)
     if failed:
         raise _failure(failed, result)
     return result

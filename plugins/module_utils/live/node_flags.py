@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from ..errors import HtoolsError
+from .parallel import run_parallel
 
 FLAGS = ("drained", "offline", "master_candidate")
 
@@ -84,3 +85,31 @@ def wait_live(client, name, timeout, poll=2.0, clock=time.monotonic, sleep=time.
             raise HtoolsError("%s did not answer the master within %ss (offline: %s)"
                               % (name, timeout, str(view["offline"]).lower()))
         sleep(poll)
+
+
+def plan_node(view, wanted, add_tags=(), remove_tags=()):
+    """One node's change: its view before and after, and what to submit."""
+    flags, add, remove = node_changes(view, wanted, add_tags, remove_tags)
+    return {"before": view, "after": expected_view(view, flags, add, remove),
+            "flags": flags, "add": add, "remove": remove}
+
+
+def apply_node_plans(client, plans, run_one, reason, auto_promote):
+    """Make the changes of `plans` (plan_node()'s), every node's at once.
+
+    Per node the order stays: tags added, then the flags, then tags removed - a
+    run that marks the nodes it drains (a rolling reboot) finds the mark on
+    every node it drained, even when interrupted in between.  The nodes' chains
+    run side by side (run_parallel), so a wave of nodes takes about the time of
+    one.  `run_one(submit)` runs one job to its end; `auto_promote` is
+    {node name: bool}."""
+    def chain(plan):
+        name = plan["before"]["name"]
+        if plan["add"]:
+            run_one(lambda: client.add_node_tags(name, plan["add"], reason=reason))
+        if plan["flags"]:
+            run_one(lambda: client.modify_node(name, reason=reason, auto_promote=auto_promote[name],
+                                               **plan["flags"]))
+        if plan["remove"]:
+            run_one(lambda: client.delete_node_tags(name, plan["remove"], reason=reason))
+    run_parallel([(lambda p=p: chain(p)) for p in plans if p["flags"] or p["add"] or p["remove"]])

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 from .. import deps
 from ..errors import HtoolsError
 from .audit import carries_tag, reason_text
+from .parallel import run_parallel
 
 FINAL_JOB_STATUSES = ("success", "error", "canceled")
 RETRY_STATUSES = (502, 503, 504)
@@ -333,9 +334,11 @@ class RapiClient:
     def query_instance_data(self, names, reason=None):
         """Ganeti's live instance data, disk status included (OpInstanceQueryData):
         [(instances, job id)] - RAPI takes one instance per job."""
-        return [([name], self.submit("GET", "/2/instances/%s/info" % name, query={"static": 0},
-                                     reason=reason and "%s:%d" % (reason, index)))
-                for index, name in enumerate(names)]
+        def submit(index, name):
+            return [name], self.submit("GET", "/2/instances/%s/info" % name, query={"static": 0},
+                                       reason=reason and "%s:%d" % (reason, index))
+        # side by side: each submission takes about a second on a busy master
+        return run_parallel([(lambda i=i, n=n: submit(i, n)) for i, n in enumerate(names)])
 
     def activate_disks(self, name, reason=None):
         return self.submit("PUT", "/2/instances/%s/activate-disks" % name, reason=reason)

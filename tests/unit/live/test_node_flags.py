@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
+from ansible_collections.ganeti.htools.plugins.module_utils.live.parallel import run_parallel
 from ansible_collections.ganeti.htools.plugins.module_utils.live.node_flags import (
-    describe, expected_view, node_changes, node_view, wait_live)
+    apply_node_plans, describe, expected_view, node_changes, node_view, plan_node, wait_live)
 
 
 def _node(**fields):
@@ -69,3 +70,76 @@ def _raw(**fields):
             "master_candidate": False, "tags": [], "mfree": 512}
     node.update(fields)
     return node
+
+
+class _Recorder:
+    """A client whose jobs end at once; records each node's calls in order and
+    how many chains were running at the same time."""
+
+    def __init__(self, fail_on=()):
+        import threading
+        self.lock = threading.Lock()
+        self.calls = []
+        self.fail_on = set(fail_on)
+        self.running = self.most = 0
+
+    def _call(self, what, node):
+        import time
+        with self.lock:
+            self.running += 1
+            self.most = max(self.most, self.running)
+            self.calls.append((node, what))
+        time.sleep(0.05)        # long enough for the chains to overlap
+        with self.lock:
+            self.running -= 1
+        if (node, what) in self.fail_on:
+            raise HtoolsError("%s of %s failed" % (what, node))
+
+    def add_node_tags(self, node, tags, reason=None):
+        self._call("add", node)
+
+    def modify_node(self, node, reason=None, auto_promote=None, **flags):
+        self._call("modify auto_promote=%s" % auto_promote, node)
+
+    def delete_node_tags(self, node, tags, reason=None):
+        self._call("remove", node)
+
+
+def _plans():
+    return [plan_node(_node(name="node%d" % i), {"drained": True}, ["mark"], ["a"])
+            for i in range(2, 6)]
+
+
+def test_several_nodes_change_side_by_side_each_in_order():
+    client = _Recorder()
+    promote = {"node2": True, "node3": False, "node4": True, "node5": False}
+    apply_node_plans(client, _plans(), lambda submit: submit(), "r", promote)
+    for i in range(2, 6):
+        name = "node%d" % i
+        assert [what for node, what in client.calls if node == name] == \
+            ["add", "modify auto_promote=%s" % promote[name], "remove"]
+    assert client.most > 1      # the chains overlapped
+
+
+def test_a_node_that_needs_nothing_submits_nothing():
+    client = _Recorder()
+    plans = [plan_node(_node(name="node2"), {"drained": False}),
+             plan_node(_node(name="node3"), {"drained": True})]
+    apply_node_plans(client, plans, lambda submit: submit(), "r", {"node2": True, "node3": True})
+    assert client.calls == [("node3", "modify auto_promote=True")]
+
+
+def test_every_chain_ends_before_a_failure_is_raised():
+    client = _Recorder(fail_on={("node2", "add")})
+    with pytest.raises(HtoolsError, match="add of node2 failed"):
+        apply_node_plans(client, _plans(), lambda submit: submit(), "r",
+                         dict.fromkeys(("node2", "node3", "node4", "node5"), True))
+    # node2 stopped at its failure; the others went on to the end
+    assert [what for node, what in client.calls if node == "node2"] == ["add"]
+    for name in ("node3", "node4", "node5"):
+        assert [node for node, _what in client.calls].count(name) == 3
+
+
+def test_run_parallel_keeps_the_order_of_the_results():
+    assert run_parallel([(lambda i=i: i * i) for i in range(25)]) == [i * i for i in range(25)]
+    assert run_parallel([]) == []
