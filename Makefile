@@ -43,6 +43,9 @@ SANITY_ARGS ?=
 # requirements.txt (2.19) that `make sanity` tests: every release line
 # requires_ansible claims that installs on this Python (2.20 needs 3.12+).
 SANITY_MATRIX ?= 2.16 2.17 2.18
+# the releases that need Python 3.12+ (on Debian 12: in a Debian 13 root, as
+# root; hacking/sanity_matrix.sh)
+SANITY_MATRIX_NEW ?= 2.20 2.21
 
 # Every ansible command run by make sees the collection through the symlink
 # .cache/collections/ansible_collections/ganeti/htools -> repository root.
@@ -55,7 +58,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
 
-.PHONY: help example test deps venv hbal chromium link unit integration integration-long molecule vmlab vmlab-roll sanity sanity-matrix checks checks-lane matrix-lane matrix-all-lane molecule-lane lint build docs clean distclean
+.PHONY: help example test deps venv hbal chromium link unit integration integration-long molecule vmlab vmlab-roll sanity sanity-matrix checks checks-new-matrix checks-lane matrix-lane matrix-all-lane molecule-lane lint build docs clean distclean
 
 help:
 	@echo "make example   plan a balance (check mode) of playbooks/files/example.data"
@@ -64,6 +67,7 @@ help:
 	@echo "make integration  tests against a real Ganeti cluster in an isolated netns (root)"
 	@echo "make vmlab     tests on a cluster of QEMU VMs: real DRBD, LVM, reboots (root)"
 	@echo "make sanity-matrix  ansible-test sanity and the example on ansible-core $(SANITY_MATRIX)"
+	@echo "                    (SANITY_MATRIX=\"$(SANITY_MATRIX_NEW)\": the releases needing Python 3.12+)"
 	@echo "sub-targets:   venv deps hbal chromium unit integration vmlab sanity sanity-matrix lint build docs clean distclean"
 
 # ---------------------------------------------------------------- environment
@@ -146,7 +150,7 @@ test: deps
 	  if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh stop; tests/vmlab/down.sh; fi; exit 1; }
 	$(call phase,lab tests (namespace lab beside the vm lab, then beside the checks; then molecule and the matrix))
 	@if [ "$$(id -u)" = 0 ]; then \
-	  MAKE="$(MAKE)" RUN_LABS_AFTER_VMLAB="$(MAKE) --no-print-directory checks" \
+	  MAKE="$(MAKE)" RUN_LABS_AFTER_VMLAB="$(MAKE) --no-print-directory checks-new-matrix" \
 	    tests/run_labs.sh $(MOLECULE_AND_MATRIX_LANES) || exit 1; \
 	else \
 	  echo "== make test: integration and vm lab tests NOT run (they need root: sudo make integration vmlab)"; \
@@ -174,6 +178,10 @@ checks:
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory build
 	$(MAKE) --no-print-directory docs
+
+# As root: the checks, then the releases that need a newer Python.
+checks-new-matrix: checks
+	$(MAKE) --no-print-directory sanity-matrix SANITY_MATRIX="$(SANITY_MATRIX_NEW)"
 
 # Without root, `make test` runs the checks in two lanes (-j2): in a fresh
 # run the checks take about as long as two releases of the matrix, so the

@@ -54,8 +54,43 @@ smoke() {  # VENV
     [ "$rc" = 0 ] && grep -q 'Jobset 1 (' <<<"$out" && grep -q 'failed=0' <<<"$out"
 }
 
+# ansible-core 2.20 and later need Python 3.12 or newer.  On an older host
+# Python (Debian 12's 3.11) those releases run in a Debian 13 root
+# (hacking/debian13_root.sh, Python 3.13): this script again, inside it, on
+# a copy of the files git knows (its .cache, with the venvs, is kept).
+needs_newer_python() {  # RELEASE
+    [ "$(printf '%s\n' "$1" 2.20 | sort -V | head -n 1)" = 2.20 ] \
+        && ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 12))'
+}
+
+in_debian13() {  # RELEASE
+    local top copy rc
+    top=$("$root/hacking/debian13_root.sh") || return 1
+    copy=$top/src/ansible_collections/ganeti/htools
+    mkdir -p "$copy"
+    find "$copy" -mindepth 1 -maxdepth 1 ! -name .cache -exec rm -rf {} +
+    git -C "$root" ls-files -z --cached --others --exclude-standard \
+        | while IFS= read -r -d '' f; do
+              if [ -e "$root/$f" ] || [ -L "$root/$f" ]; then printf '%s\0' "$f"; fi
+          done \
+        | tar -C "$root" --null -T - -cf - | tar -C "$copy" -xf -
+    mountpoint -q "$top/proc" || mount -t proc proc "$top/proc"
+    chroot "$top" env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
+        SANITY_MATRIX_SKIP="${skip_tests[*]}" \
+        ANSIBLE_COLLECTIONS_PATH=/src \
+        /src/ansible_collections/ganeti/htools/hacking/sanity_matrix.sh "$1"
+    rc=$?
+    umount "$top/proc" || true
+    return $rc
+}
+
 failed=()
 for release in "$@"; do
+    if needs_newer_python "$release"; then
+        echo "== sanity-matrix: ansible-core $release needs Python 3.12+: in a Debian 13 root"
+        in_debian13 "$release" || failed+=("$release (Debian 13 root)")
+        continue
+    fi
     dir=$root/.cache/matrix/$release
     start=$(date +%s)
     echo "== sanity-matrix: ansible-core $release"
