@@ -217,7 +217,7 @@ def test_group_all_balances_every_group_in_one_plan(tmp_path):
     assert result['group'] == 'all' and [g['group'] for g in result['groups']] == \
         ['g1', 'g2', 'g3']
     lines = result['summary'].split('\n')
-    assert lines[0].startswith('all 3 groups: scores summed ')
+    assert lines[0].startswith('3 groups: scores summed ')
     for group in result['groups']:
         assert any(line.startswith('  group %s: score ' % group['group']) for line in lines)
         assert group['moves'] == sum(1 for m in result['moves'] if m['group'] == group['group'])

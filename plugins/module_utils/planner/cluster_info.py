@@ -90,8 +90,8 @@ def all_groups_report(reports):
     for key in ("nodes", "instances", "n1_failures", "n1_failing_instances",
                 "policy_violations"):
         info[key] = [item for r in reports for item in r[key]]
-    lines = ["all %d groups: scores summed %.8f (lowest possible %.8f)" % (
-        len(reports), info["score"], info["optimal_score"])]
+    lines = ["%s: scores summed %.8f (lowest possible %.8f)" % (
+        count_of(len(reports), "group"), info["score"], info["optimal_score"])]
     lines += ["  " + r["summary"].split("\n", 1)[0] for r in reports]
     lines += info_summary(info).split("\n")[1:3]
     info["summary"] = "\n".join(lines + warning_lines(info["warnings"]))

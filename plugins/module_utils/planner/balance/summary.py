@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ...plan.cost import cost_line
-from ...plan.lines import (domain_suffix, jobset_lines, shorten, warning_lines)
+from ...plan.lines import count_of, domain_suffix, jobset_lines, shorten, warning_lines
 
 
 def _plan_lines(report, head, middle=()):
@@ -41,7 +41,7 @@ def all_groups_summary(report, group_summaries):
     """ganeti_balance with group: all: the sum of the groups' scores, each
     group's own head line, then the merged jobsets."""
     lines, _suffix = _plan_lines(
-        report, "all %d groups: scores summed %.8f -> %.8f" % (
-            len(report["groups"]), report["initial_score"], report["final_score"]),
+        report, "%s: scores summed %.8f -> %.8f" % (
+            count_of(len(report["groups"]), "group"), report["initial_score"], report["final_score"]),
         ["  " + text.split("\n", 1)[0] for text in group_summaries])
     return "\n".join(lines + warning_lines(report.get("warnings", ())))
