@@ -58,7 +58,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
 
-.PHONY: help example test deps venv hbal chromium link unit integration integration-long molecule vmlab vmlab-roll sanity sanity-matrix checks checks-new-matrix checks-lane matrix-lane matrix-all-lane molecule-lane lint build docs clean distclean
+.PHONY: help example test deps venv hbal chromium link unit integration integration-long molecule vmlab vmlab-roll sanity sanity-matrix checks checks-new-matrix differential-3.1 checks-lane matrix-lane matrix-all-lane molecule-lane lint build docs clean distclean
 
 help:
 	@echo "make example   plan a balance (check mode) of playbooks/files/example.data"
@@ -68,6 +68,7 @@ help:
 	@echo "make vmlab     tests on a cluster of QEMU VMs: real DRBD, LVM, reboots (root)"
 	@echo "make sanity-matrix  ansible-test sanity and the example on ansible-core $(SANITY_MATRIX)"
 	@echo "                    (SANITY_MATRIX=\"$(SANITY_MATRIX_NEW)\": the releases needing Python 3.12+)"
+	@echo "make differential-3.1  the differential tests against Ganeti 3.1's htools (bookworm-backports)"
 	@echo "sub-targets:   venv deps hbal chromium unit integration vmlab sanity sanity-matrix lint build docs clean distclean"
 
 # ---------------------------------------------------------------- environment
@@ -150,7 +151,7 @@ test: deps
 	  if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh stop; tests/vmlab/down.sh; fi; exit 1; }
 	$(call phase,lab tests (namespace lab beside the vm lab, then beside the checks; then molecule and the matrix))
 	@if [ "$$(id -u)" = 0 ]; then \
-	  MAKE="$(MAKE)" RUN_LABS_AFTER_VMLAB="$(MAKE) --no-print-directory checks-new-matrix" \
+	  MAKE="$(MAKE)" RUN_LABS_AFTER_VMLAB="$(MAKE) --no-print-directory checks-new-matrix differential-3.1" \
 	    tests/run_labs.sh $(MOLECULE_AND_MATRIX_LANES) || exit 1; \
 	else \
 	  echo "== make test: integration and vm lab tests NOT run (they need root: sudo make integration vmlab)"; \
@@ -160,9 +161,11 @@ test: deps
 	@echo "== make test: all passed"
 
 # The checks and the version matrix in two lanes (-j2: each lane is mostly
-# one process at a time, and CI has two cores).  As root, the checks run as
-# soon as the vm-lab tests are done, beside the rest of the namespace-lab
-# tests (tests/run_labs.sh); after those, the molecule scenario (mostly
+# one process at a time, and CI has two cores).  As root, the checks, the
+# releases needing Python 3.12+ and the differential tests against Ganeti
+# 3.1 run as soon as the vm-lab tests are done, beside the rest of the
+# namespace-lab tests (tests/run_labs.sh; in a local run of .ci/run they
+# ended 11 minutes before those); after those, the molecule scenario (mostly
 # waiting on its own lab) and the version matrix run as two lanes.
 CHECKS_LANES = $(MAKE) --no-print-directory -j2 --output-sync=target checks-lane matrix-lane
 MOLECULE_AND_MATRIX_LANES = $(MAKE) --no-print-directory -j2 --output-sync=target molecule-lane \
@@ -202,6 +205,14 @@ molecule-lane:
 unit: deps link
 	HTOOLS_CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/ -n auto --dist worksteal --ignore=tests/integration \
 	  --ignore=tests/vmlab $(PYTEST_ARGS)
+
+# The differential tests against Ganeti 3.1's htools (Debian's
+# ganeti-htools-3.1 from bookworm-backports, unpacked under .cache by
+# hacking/htools31.sh) instead of 3.0.2's: the second oracle of issue 27.
+differential-3.1: deps link
+	@bin=$$(hacking/htools31.sh) && \
+	  HTOOLS_HBAL=$$bin/hbal HAIL=$$(dirname $$bin)/lib/ganeti/iallocators/hail \
+	  $(BIN)/pytest tests/differential -n auto --dist worksteal $(PYTEST_ARGS)
 
 # A real Ganeti 3.0.2 cluster (3 nodes, fake hypervisor) in an isolated network
 # namespace, reached over RAPI on 127.0.0.1 only: brought up once, torn down
