@@ -209,10 +209,11 @@ unit: deps link
 # The differential tests against Ganeti 3.1's htools (Debian's
 # ganeti-htools-3.1 from bookworm-backports, unpacked under .cache by
 # hacking/htools31.sh) instead of 3.0.2's: the second oracle of issue 27.
+# Its own arguments (DIFF31_ARGS): PYTEST_ARGS names the unit tests' report.
 differential-3.1: deps link
 	@bin=$$(hacking/htools31.sh) && \
 	  HTOOLS_HBAL=$$bin/hbal HAIL=$$(dirname $$bin)/lib/ganeti/iallocators/hail \
-	  $(BIN)/pytest tests/differential -n auto --dist worksteal $(PYTEST_ARGS)
+	  $(BIN)/pytest tests/differential -n auto --dist worksteal -p no:cacheprovider $(DIFF31_ARGS)
 
 # A real Ganeti 3.0.2 cluster (3 nodes, fake hypervisor) in an isolated network
 # namespace, reached over RAPI on 127.0.0.1 only: brought up once, torn down
