@@ -16,10 +16,10 @@ description:
     over RAPI, idempotently - only what differs is changed, in one job for the flags
     and one per tag operation - and optionally waits until the master hears from
     the node's daemon again (O(wait_for_live)), as after a reboot.
-  - With O(nodes) it changes several nodes in one run, each as it is told, at the
-    same time - every node's tag jobs are submitted together, then every node's
-    flag jobs, then its tag removals - so a wave of nodes takes about the time of
-    one node (a rolling reboot drains and undrains its waves this way).
+  - With O(nodes) it changes several nodes in one run, each as it is told, side
+    by side - each node's tags are added, then its flags set, then its tags
+    removed, while the other nodes' jobs run - so a wave of nodes takes about the
+    time of one node (a rolling reboot drains and undrains its waves this way).
   - Draining or offlining a master candidate demotes it; with O(auto_promote) (the
     default) Ganeti promotes another node when candidates would run short, instead
     of refusing.
@@ -141,7 +141,7 @@ EXAMPLES = r'''
     wait_for_live: true
     wait_timeout: 1200
 
-- name: Drain a whole rack at once; node5 stays a master candidate's replacement
+- name: Drain a whole rack at once, node5 with a tag of its own
   ganeti.htools.ganeti_node:
     nodes:
       - name: node4.example.com
@@ -228,7 +228,7 @@ def run(module, client, preview=False):
     views = read_views(client, [e["name"] for e in entries])
     plans = [plan_node(views[e["name"]], {k: e[k] for k in FLAGS}, e["add_tags"], e["remove_tags"])
              for e in entries]
-    changed = any(p["flags"] or p["add"] or p["remove"] for p in plans)
+    changed = any(p["changes"] for p in plans)
     result = {"plans": plans, "jobs": [], "changed": changed}
     if changed and not preview:     # a saved cluster holds no run's lock
         require_lock(client, params["lock_owner"])

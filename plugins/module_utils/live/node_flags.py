@@ -91,7 +91,7 @@ def plan_node(view, wanted, add_tags=(), remove_tags=()):
     """One node's change: its view before and after, and what to submit."""
     flags, add, remove = node_changes(view, wanted, add_tags, remove_tags)
     return {"before": view, "after": expected_view(view, flags, add, remove),
-            "flags": flags, "add": add, "remove": remove}
+            "flags": flags, "add": add, "remove": remove, "changes": bool(flags or add or remove)}
 
 
 def apply_node_plans(client, plans, run_one, reason, auto_promote):
@@ -112,4 +112,4 @@ def apply_node_plans(client, plans, run_one, reason, auto_promote):
                                                **plan["flags"]))
         if plan["remove"]:
             run_one(lambda: client.delete_node_tags(name, plan["remove"], reason=reason))
-    run_parallel([(lambda p=p: chain(p)) for p in plans if p["flags"] or p["add"] or p["remove"]])
+    run_parallel([(lambda p=p: chain(p)) for p in plans if p["changes"]])

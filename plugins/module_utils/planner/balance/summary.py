@@ -15,9 +15,8 @@ def _plan_lines(report, head, middle=()):
     moves = report["moves"]
     suffix = domain_suffix([m[k] for m in moves for k in (
         "instance", "old_primary", "old_secondary", "new_primary", "new_secondary")])
-    lines = ["%s, %d move%s in %d jobset%s" % (
-        head, len(moves), "" if len(moves) == 1 else "s", len(report["jobsets"]),
-        "" if len(report["jobsets"]) == 1 else "s")]
+    lines = ["%s, %s in %s" % (head, count_of(len(moves), "move"),
+                               count_of(len(report["jobsets"]), "jobset"))]
     if moves and report.get("cost"):
         lines.append("  " + cost_line(report["cost"]))
     lines += list(middle)
