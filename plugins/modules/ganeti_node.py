@@ -86,8 +86,12 @@ options:
   auto_promote:
     description:
       - Let Ganeti promote other nodes when a demotion leaves too few master candidates.
-      - Only passed on for a node that is a master candidate now (Ganeti then locks
-        every node for the job); another node's flag change cannot demote anything.
+      - Only passed on for a master candidate this run demotes, and only when a node
+        outside this run's drains could be promoted (master capable, neither a
+        candidate, drained nor offline). With it Ganeti locks every node for the job,
+        so several drains run one after the other; without such a node it could not
+        promote anyone. Those demotions run after the run's other nodes' changes, so
+        Ganeti never promotes a node this run is draining.
     type: bool
     default: true
   add_tags:
@@ -188,7 +192,8 @@ from ansible_collections.ganeti.htools.plugins.module_utils.live.jobs import run
 from ansible_collections.ganeti.htools.plugins.module_utils.live.parallel import run_parallel
 from ansible_collections.ganeti.htools.plugins.module_utils.live.lock import require_lock
 from ansible_collections.ganeti.htools.plugins.module_utils.live.node_flags import (
-    FLAGS, apply_node_plans, describe, node_view, plan_node, wait_live)
+    FLAGS, apply_node_plans, auto_promote_needed, demotes, describe, node_view, plan_node, stages,
+    wait_live)
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
 from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
 
@@ -242,9 +247,11 @@ def run(module, client, preview=False):
             return job_id
         run_job(client, submitted, params["job_timeout"])
 
-    # auto_promote only where a demotion can happen: with it Ganeti locks every node
-    promote = {e["name"]: e["auto_promote"] and views[e["name"]]["master_candidate"] for e in entries}
-    apply_node_plans(client, plans, run_one, REASON, promote)
+    # auto_promote only where it can promote someone: with it Ganeti locks every node
+    needed = auto_promote_needed(plans, client.nodes() if any(map(demotes, plans)) else [])
+    promote = {e["name"]: e["auto_promote"] and needed[e["name"]] for e in entries}
+    for stage in stages(plans, promote):
+        apply_node_plans(client, stage, run_one, REASON, promote)
     if params["wait_for_live"]:
         run_parallel([(lambda p=p: wait_live(client, p["before"]["name"], params["wait_timeout"]))
                       for p in plans])

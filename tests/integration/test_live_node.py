@@ -85,3 +85,30 @@ def test_several_nodes_drained_and_restored_in_one_run(fresh, tmp_path):
     assert status == 'CHANGED', output
     assert all(n['live'] for n in result['nodes'])
     assert {name: _flags(lab, name) for name in ('node2', 'node3')} == before
+
+
+def _auto_promote(lab, job_ids):
+    """The auto_promote of each node flag job ({node: bool}), as Ganeti ran it."""
+    ops = [op for j in job_ids for op in lab.job(j)['ops'] if op['OP_ID'] == 'OP_NODE_SET_PARAMS']
+    return {op['node_name']: op['auto_promote'] for op in ops}
+
+
+def test_auto_promote_is_asked_only_when_a_node_can_be_promoted(fresh, tmp_path):
+    lab = fresh
+    before = {name: _flags(lab, name) for name in ('node2', 'node3')}
+    # every other eligible node is a candidate: nobody to promote, no lock on every node
+    status, result, output = lab.run_module(
+        tmp_path, MODULE, {'nodes': [{'name': 'node3'}], 'master_candidate': False})
+    assert status == 'CHANGED', output
+    assert _auto_promote(lab, result['jobs']) == {'node3': False}
+
+    # node3 is now an eligible non-candidate: draining node2 must let Ganeti promote it
+    status, result, output = lab.run_module(tmp_path, MODULE, {'name': 'node2', 'drained': True})
+    assert status == 'CHANGED', output
+    assert _auto_promote(lab, result['jobs']) == {'node2': True}
+    assert _flags(lab, 'node3')[0]['master_candidate'] is True
+
+    status, result, output = lab.run_module(
+        tmp_path, MODULE, {'name': 'node2', 'drained': False, 'master_candidate': True})
+    assert status == 'CHANGED', output
+    assert {name: _flags(lab, name) for name in ('node2', 'node3')} == before

@@ -87,6 +87,47 @@ def wait_live(client, name, timeout, poll=2.0, clock=time.monotonic, sleep=time.
         sleep(poll)
 
 
+def demotes(plan):
+    """Whether the plan takes a node's master candidacy away (Ganeti demotes it)."""
+    return plan["before"]["master_candidate"] and not plan["after"]["master_candidate"]
+
+
+def removes_from_pool(plan):
+    """Whether the plan drains, offlines or demotes its node (no candidate after it)."""
+    flags = plan["flags"]
+    return bool(flags.get("drained") or flags.get("offline") or flags.get("master_candidate") is False)
+
+
+def auto_promote_needed(plans, cluster_nodes):
+    """{name: bool}: whether a plan's job needs Ganeti's auto_promote.
+
+    Only a demoted master candidate can leave too few candidates, and the option
+    only does something when some node can be promoted: one outside this run's
+    drains that is master capable and neither a candidate, drained nor offline
+    (or any node this run undrains or onlines).  Without such a node Ganeti's
+    own check cannot fail - every eligible node is a candidate already - while
+    the option would lock every node for the job, running a wave's drains one
+    after the other.  `stages` runs the other drains first, so that no node
+    this run drains is eligible any more when Ganeti picks whom to promote."""
+    leaving = {p["before"]["name"] for p in plans if removes_from_pool(p)}
+    lifted = any(p["flags"].get("drained") is False or p["flags"].get("offline") is False
+                 for p in plans)
+    spare = lifted or any(
+        node["name"] not in leaving and node.get("master_capable", True)
+        and not (node.get("master_candidate") or node.get("drained") or node.get("offline"))
+        for node in cluster_nodes)
+    return {p["before"]["name"]: spare and demotes(p) for p in plans}
+
+
+def stages(plans, promote):
+    """The plans in the order their jobs may run: every other node's chain side
+    by side first, then the demotions that let Ganeti promote (their candidates
+    are picked among the nodes that stay); an empty stage is left out."""
+    first = [p for p in plans if not promote[p["before"]["name"]]]
+    last = [p for p in plans if promote[p["before"]["name"]]]
+    return [stage for stage in (first, last) if stage]
+
+
 def plan_node(view, wanted, add_tags=(), remove_tags=()):
     """One node's change: its view before and after, and what to submit."""
     flags, add, remove = node_changes(view, wanted, add_tags, remove_tags)

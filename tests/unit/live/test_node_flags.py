@@ -10,7 +10,8 @@ import pytest
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils.live.parallel import run_parallel
 from ansible_collections.ganeti.htools.plugins.module_utils.live.node_flags import (
-    apply_node_plans, describe, expected_view, node_changes, node_view, plan_node, wait_live)
+    apply_node_plans, auto_promote_needed, describe, expected_view, node_changes, node_view,
+    plan_node, stages, wait_live)
 
 
 def _node(**fields):
@@ -143,3 +144,51 @@ def test_every_chain_ends_before_a_failure_is_raised():
 def test_run_parallel_keeps_the_order_of_the_results():
     assert run_parallel([(lambda i=i: i * i) for i in range(25)]) == [i * i for i in range(25)]
     assert run_parallel([]) == []
+
+
+def _rapi_node(name, **fields):
+    node = {"name": name, "master_candidate": True, "drained": False, "offline": False,
+            "master_capable": True}
+    node.update(fields)
+    return node
+
+
+def _names(stage):
+    return [p["before"]["name"] for p in stage]
+
+
+@pytest.mark.parametrize("others, needed", [
+    # every eligible node is a candidate already: nobody to promote
+    ([_rapi_node("node1"), _rapi_node("node6")], False),
+    ([_rapi_node("node1"), _rapi_node("node6", master_candidate=False, drained=True)], False),
+    ([_rapi_node("node1"), _rapi_node("node6", master_candidate=False, master_capable=False)], False),
+    # an eligible node outside the candidates: Ganeti must be let promote it
+    ([_rapi_node("node1"), _rapi_node("node6", master_candidate=False)], True),
+])
+def test_auto_promote_only_when_someone_can_be_promoted(others, needed):
+    plans = [plan_node(_node(name="node%d" % i), {"drained": True}) for i in range(2, 6)]
+    cluster = others + [_rapi_node("node%d" % i) for i in range(2, 6)]
+    promote = auto_promote_needed(plans, cluster)
+    assert promote == dict.fromkeys(("node2", "node3", "node4", "node5"), needed)
+    assert [_names(stage) for stage in stages(plans, promote)] == [_names(plans)]
+
+
+def test_demotions_that_promote_run_after_the_other_nodes_drains():
+    plans = [plan_node(_node(name="node2"), {"drained": True}),
+             plan_node(_node(name="node3", master_candidate=False), {"drained": True}),
+             plan_node(_node(name="node4"), {}, ["mark"])]
+    cluster = [_rapi_node("node1", master_candidate=False), _rapi_node("node2"),
+               _rapi_node("node3", master_candidate=False), _rapi_node("node4")]
+    promote = auto_promote_needed(plans, cluster)
+    assert promote == {"node2": True, "node3": False, "node4": False}
+    # node3 is out of the pool before node2's demotion lets Ganeti pick a candidate
+    assert [_names(stage) for stage in stages(plans, promote)] == [["node3", "node4"], ["node2"]]
+    # a node the run drains itself is nobody to promote
+    assert auto_promote_needed(plans, cluster[1:])["node2"] is False
+
+
+def test_a_node_undrained_in_the_same_run_counts_as_promotable():
+    plans = [plan_node(_node(name="node2"), {"drained": True}),
+             plan_node(_node(name="node3", drained=True, master_candidate=False), {"drained": False})]
+    cluster = [_rapi_node("node2"), _rapi_node("node3", master_candidate=False, drained=True)]
+    assert auto_promote_needed(plans, cluster) == {"node2": True, "node3": False}
