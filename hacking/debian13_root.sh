@@ -2,7 +2,8 @@
 # A Debian 13 (trixie) root for the ansible-core releases that need Python
 # 3.12 or newer (2.20, 2.21): Debian 12, the CI machine, has only 3.11.
 # Made once with debootstrap from the Debian mirror this machine's apt uses
-# (minbase, plus python3, python3-venv, git, ca-certificates) and kept in
+# (minbase, plus python3, python3-venv, git, ca-certificates, and Debian 13's
+# own htools, ganeti-htools-3.1, the oracles of the module tests) and kept in
 # $HTOOLS_DEBIAN13_ROOT (default /var/cache/htools-debian13/root); the host's
 # CA bundle and resolver are copied in, so that pip reaches PyPI inside it as
 # it does outside.  Needs root.
@@ -14,7 +15,7 @@
 set -euo pipefail
 
 ROOT=${HTOOLS_DEBIAN13_ROOT:-/var/cache/htools-debian13/root}
-PACKAGES=python3,python3-venv,git,ca-certificates
+PACKAGES=python3,python3-venv,git,ca-certificates,ganeti-htools-3.1
 stamp=$ROOT/.htools-debian13-$PACKAGES
 
 if [ "$(id -u)" != 0 ]; then

@@ -9,6 +9,9 @@
 #     sanity` runs them all on the default release;
 #   * the README's example, playbooks/balance.yml (check mode), to see the
 #     modules run on that release, not only pass its sanity tests.
+#   * with SANITY_MATRIX_MODULE_TESTS=1, the module tests (tests/module: the
+#     modules, the role's check mode and the playbooks run through that
+#     release's ansible and ansible-playbook), with pytest added to its venv.
 # Every release is tested even when one fails; the exit status is non-zero
 # if any failed.
 #
@@ -54,6 +57,13 @@ smoke() {  # VENV
     [ "$rc" = 0 ] && grep -q 'Jobset 1 (' <<<"$out" && grep -q 'failed=0' <<<"$out"
 }
 
+# tests/module on that release (pytest beside it in its venv); in the Debian
+# 13 root, Debian 13's htools 3.1 are the oracles (HTOOLS_HBAL, HAIL).
+module_tests() {  # VENV
+    "$1/bin/python" -m pip install -q pytest pytest-xdist \
+        && (cd "$root" && "$1/bin/python" -m pytest tests/module -n 2 -p no:cacheprovider -q)
+}
+
 # ansible-core 2.20 and later need Python 3.12 or newer.  On an older host
 # Python (Debian 12's 3.11) those releases run in a Debian 13 root
 # (hacking/debian13_root.sh, Python 3.13): this script again, inside it, on
@@ -76,7 +86,8 @@ in_debian13() {  # RELEASE
         | tar -C "$root" --null -T - -cf - | tar -C "$copy" -xf -
     mountpoint -q "$top/proc" || mount -t proc proc "$top/proc"
     chroot "$top" env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
-        SANITY_MATRIX_SKIP="${skip_tests[*]}" \
+        SANITY_MATRIX_SKIP="${skip_tests[*]}" SANITY_MATRIX_MODULE_TESTS="${SANITY_MATRIX_MODULE_TESTS:-}" \
+        HTOOLS_HBAL=/usr/lib/ganeti/3.1/usr/bin/hbal HAIL=/usr/lib/ganeti/3.1/usr/lib/ganeti/iallocators/hail \
         ANSIBLE_COLLECTIONS_PATH=/src \
         /src/ansible_collections/ganeti/htools/hacking/sanity_matrix.sh "$1"
     rc=$?
@@ -106,6 +117,9 @@ for release in "$@"; do
     fi
     if ! smoke "$dir/venv"; then
         failed+=("$release (playbooks/balance.yml)")
+    fi
+    if [ "${SANITY_MATRIX_MODULE_TESTS:-}" = 1 ] && ! module_tests "$dir/venv"; then
+        failed+=("$release (tests/module)")
     fi
     echo "== sanity-matrix: ansible-core $release done in $(( $(date +%s) - start ))s"
 done

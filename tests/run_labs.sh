@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The live part of `make test` (root): the vm lab has been booting in the
-# background since before the unit tests (tests/vmlab/boot.sh start); here the
+# The live part of `make test` (root): the vm lab has just started booting in
+# the background (tests/vmlab/boot.sh start, after the unit tests); here the
 # namespace-lab tests (make integration-tests) and, once the vm lab is up,
 # the vm-lab tests run side by side: both mostly wait on Ganeti and its VMs,
 # and one after the other they took more than half of CI's hour.  The vm-lab
