@@ -8,8 +8,12 @@ the line its cluster's own balance gives."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
+
+import yaml
 
 from kit.ansible_cli import ansible_env, run_module, tool
 from kit.paths import REPO_ROOT
@@ -38,3 +42,44 @@ def test_every_cluster_is_planned_with_its_own_report(tmp_path):
         head = alone['summary'].split('\n')[0]
         assert "%s: %s" % (name, head) in ' '.join(output.split()), (name, head, output)
     assert 'failed=0' in output and 'cluster-a' in output and 'cluster-b' in output
+
+
+def _run_fleet(tmp_path, hosts):
+    inventory = tmp_path / 'fleet.yml'
+    inventory.write_text(yaml.safe_dump({'ganeti_clusters': {
+        'vars': {'ansible_connection': 'local',
+                 'ansible_python_interpreter': '{{ ansible_playbook_python }}'},
+        'hosts': hosts}}), encoding='utf-8')
+    env = ansible_env()
+    env['FLEET_REPORT_DIR'] = str(tmp_path / 'reports')
+    proc = subprocess.run([tool('ansible-playbook'), '-i', str(inventory), PLAYBOOK, '--check'],
+                          cwd=str(tmp_path), env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_a_cluster_can_be_rolled_beside_one_balanced(tmp_path):
+    rc, output = _run_fleet(tmp_path, {
+        'cluster-a': {'ganeti_data_file': CLUSTERS['cluster-a']},
+        'cluster-b': {'ganeti_data_file': CLUSTERS['cluster-b'], 'fleet_action': 'rolling_reboot',
+                      'rolling_reboot_run_id': 'fleet-preview'}})
+    assert rc == 0, output
+    text = ' '.join(output.split())
+    # the roll previews its waves (check mode) from its own saved cluster
+    match = re.search(r"cluster-b: rolling reboot fleet-preview \(check mode\): (\d+) wave\(s\)", text)
+    assert match and int(match.group(1)) > 0, output
+    with open(tmp_path / 'reports' / 'cluster-b-rolling-reboot.json', encoding='utf-8') as handle:
+        report = json.load(handle)
+    assert report['status'] == 'check mode' and len(report['waves']) == int(match.group(1))
+    assert not (tmp_path / 'reports' / 'cluster-b-balance.html').exists()
+    assert (tmp_path / 'reports' / 'cluster-a-balance.html').is_file()
+
+
+def test_an_unknown_action_fails_that_cluster_only(tmp_path):
+    rc, output = _run_fleet(tmp_path, {
+        'cluster-a': {'ganeti_data_file': CLUSTERS['cluster-a']},
+        'cluster-b': {'ganeti_data_file': CLUSTERS['cluster-b'], 'fleet_action': 'reinstall'}})
+    assert rc != 0, output
+    assert 'fleet_action of cluster-b must be balance or rolling_reboot, not reinstall' in output
+    assert (tmp_path / 'reports' / 'cluster-a-balance.html').is_file()
+    assert not (tmp_path / 'reports' / 'cluster-b-balance.html').exists()
