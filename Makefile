@@ -58,7 +58,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
 
-.PHONY: help example test deps venv hbal chromium link unit integration integration-long molecule vmlab vmlab-roll sanity sanity-matrix checks checks-new-matrix differential-3.1 checks-lane matrix-lane matrix-all-lane molecule-lane lint build docs clean distclean
+.PHONY: help example test deps venv hbal chromium link unit integration integration-long molecule vmlab vmlab-roll sanity sanity-matrix checks checks-new-matrix differential-3.1 checks-lane matrix-lane matrix-all-lane molecule-lane lint build ee docs clean distclean
 
 help:
 	@echo "make example   plan a balance (check mode) of playbooks/files/example.data"
@@ -315,6 +315,11 @@ docs: $(DOCS_VENV)/.stamp $(VENV)/.test.stamp link
 
 lint: $(VENV)/.test.stamp link
 	$(BIN)/ansible-lint --offline
+
+# The execution environment built with ansible-builder and podman, and the
+# example run inside it (root; hacking/ee_build.sh).  Not part of make test.
+ee: deps
+	hacking/ee_build.sh
 
 build: $(VENV)/.runtime.stamp
 	@mkdir -p $(DIST_DIR)

@@ -51,3 +51,19 @@ def test_the_example_definition_gives_a_build_context(tmp_path):
     containerfile = next(p for p in context.iterdir() if p.name in ('Containerfile', 'Dockerfile'))
     text = containerfile.read_text(encoding='utf-8')
     assert 'ansible-galaxy collection install' in text or 'install-from-bindep' in text
+
+
+def test_the_example_definition_takes_the_newest_ansible_core_the_collection_supports():
+    from packaging.requirements import Requirement
+    with open(os.path.join(REPO_ROOT, 'execution-environment.yml'), encoding='utf-8') as handle:
+        definition = yaml.safe_load(handle)
+    wanted = Requirement(definition['dependencies']['ansible_core']['package_pip'])
+    supported = next(Requirement(line) for line in
+                     _requirement_names(os.path.join(REPO_ROOT, 'requirements.txt'))
+                     if line.startswith('ansible-core'))
+    assert wanted.name == supported.name == 'ansible-core'
+    # a current base: the newest release line requirements.txt admits, and nothing it refuses
+    newest = max(v for v in ('2.19.4', '2.20.6', '2.21.5', '2.22.0') if v in supported.specifier)
+    assert newest == '2.21.5' and newest in wanted.specifier
+    assert not any(v in wanted.specifier and v not in supported.specifier
+                   for v in ('2.15.13', '2.22.0', '2.23.0'))
