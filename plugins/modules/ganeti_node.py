@@ -90,8 +90,10 @@ options:
         outside this run's drains could be promoted (master capable, neither a
         candidate, drained nor offline). With it Ganeti locks every node for the job,
         so several drains run one after the other; without such a node it could not
-        promote anyone. Those demotions run after the run's other nodes' changes, so
-        Ganeti never promotes a node this run is draining.
+        promote anyone. The demotions of master candidates run after the run's other
+        nodes' changes when they could depend on them (when Ganeti is to promote
+        someone, or when the run also drains a node that is not a candidate), so that
+        Ganeti neither promotes nor counts a node this run is draining.
     type: bool
     default: true
   add_tags:

@@ -107,8 +107,8 @@ def auto_promote_needed(plans, cluster_nodes):
     (or any node this run undrains or onlines).  Without such a node Ganeti's
     own check cannot fail - every eligible node is a candidate already - while
     the option would lock every node for the job, running a wave's drains one
-    after the other.  `stages` runs the other drains first, so that no node
-    this run drains is eligible any more when Ganeti picks whom to promote."""
+    after the other.  `stages` runs the run's other drains first, so that none
+    of its nodes is eligible any more when Ganeti checks or promotes."""
     leaving = {p["before"]["name"] for p in plans if removes_from_pool(p)}
     lifted = any(p["flags"].get("drained") is False or p["flags"].get("offline") is False
                  for p in plans)
@@ -120,12 +120,20 @@ def auto_promote_needed(plans, cluster_nodes):
 
 
 def stages(plans, promote):
-    """The plans in the order their jobs may run: every other node's chain side
-    by side first, then the demotions that let Ganeti promote (their candidates
-    are picked among the nodes that stay); an empty stage is left out."""
-    first = [p for p in plans if not promote[p["before"]["name"]]]
-    last = [p for p in plans if promote[p["before"]["name"]]]
-    return [stage for stage in (first, last) if stage]
+    """The plans in the order their jobs may run, each stage's nodes side by
+    side: the demotions of master candidates last whenever they could depend
+    on the rest - when Ganeti is to promote someone (it must not pick a node
+    this run is draining), or when the run also drains a node that is not a
+    candidate (until that drain is done, Ganeti counts the node as one that
+    could be a candidate, and refuses a demotion that leaves too few)."""
+    last = [p for p in plans if demotes(p)]
+    first = [p for p in plans if not demotes(p)]
+    waits = any(promote[p["before"]["name"]] for p in last) or any(
+        removes_from_pool(p) and not (p["before"]["drained"] or p["before"]["offline"])
+        for p in first)
+    if not (first and last and waits):
+        return [plans] if plans else []
+    return [first, last]
 
 
 def plan_node(view, wanted, add_tags=(), remove_tags=()):

@@ -183,8 +183,15 @@ def test_demotions_that_promote_run_after_the_other_nodes_drains():
     assert promote == {"node2": True, "node3": False, "node4": False}
     # node3 is out of the pool before node2's demotion lets Ganeti pick a candidate
     assert [_names(stage) for stage in stages(plans, promote)] == [["node3", "node4"], ["node2"]]
-    # a node the run drains itself is nobody to promote
-    assert auto_promote_needed(plans, cluster[1:])["node2"] is False
+    # a node the run drains itself is nobody to promote; its drain still goes
+    # first, or Ganeti would count it against node2's demotion
+    without = auto_promote_needed(plans, cluster[1:])
+    assert without == {"node2": False, "node3": False, "node4": False}
+    assert [_names(stage) for stage in stages(plans, without)] == [["node3", "node4"], ["node2"]]
+    # nothing but candidates drained, nobody to promote: one stage, side by side
+    candidates = [plans[0], plan_node(_node(name="node5"), {"drained": True}), plans[2]]
+    assert [_names(stage) for stage in stages(candidates, dict.fromkeys(
+        ("node2", "node5", "node4"), False))] == [["node2", "node5", "node4"]]
 
 
 def test_a_node_undrained_in_the_same_run_counts_as_promotable():
