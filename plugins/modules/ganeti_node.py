@@ -218,11 +218,13 @@ def requests(params):
     return entries
 
 
-def read_views(client, names):
-    """{name: view} of the named nodes (one read of them all for several)."""
-    if len(names) == 1:
+def read_views(client, names, cluster=None):
+    """{name: view} of the named nodes: from `cluster` (RAPI's list of every
+    node) when given, else one read of the node alone, or of them all for several."""
+    if cluster is None and len(names) == 1:
         return {names[0]: node_view(client.node(names[0]))}
-    known = {node["name"]: node_view(node) for node in client.nodes()}
+    known = {node["name"]: node_view(node) for node in
+             (client.nodes() if cluster is None else cluster)}
     missing = [n for n in names if n not in known]
     if missing:
         raise HtoolsError("no such node: %s" % ", ".join(missing))
@@ -232,7 +234,10 @@ def read_views(client, names):
 def run(module, client, preview=False):
     params = module.params
     entries = requests(params)
-    views = read_views(client, [e["name"] for e in entries])
+    names = [e["name"] for e in entries]
+    # every node, read once: the named ones' views, and whom Ganeti could promote
+    cluster = client.nodes() if len(names) > 1 else None
+    views = read_views(client, names, cluster)
     plans = [plan_node(views[e["name"]], {k: e[k] for k in FLAGS}, e["add_tags"], e["remove_tags"])
              for e in entries]
     changed = any(p["changes"] for p in plans)
@@ -250,7 +255,9 @@ def run(module, client, preview=False):
         run_job(client, submitted, params["job_timeout"])
 
     # auto_promote only where it can promote someone: with it Ganeti locks every node
-    needed = auto_promote_needed(plans, client.nodes() if any(map(demotes, plans)) else [])
+    if cluster is None and any(map(demotes, plans)):
+        cluster = client.nodes()
+    needed = auto_promote_needed(plans, cluster or [])
     promote = {e["name"]: e["auto_promote"] and needed[e["name"]] for e in entries}
     for stage in stages(plans, promote):
         apply_node_plans(client, stage, run_one, REASON, promote)

@@ -75,33 +75,33 @@ def _skip_or_fail(reason):
     pytest.skip(reason)
 
 
-@pytest.fixture(scope='session')
-def lab():
-    reason = _unavailable()
-    if reason:
-        _skip_or_fail(reason)
-    settings = lab_settings()
+def _running_lab(settings, nodes, reuse=False):
+    """A lab with these GNTLAB_* settings for as long as the generator runs:
+    brought up (or, with `reuse`, a running one taken as it is) and torn down
+    again; then every RAPI call the collection made to it must be listed in
+    RAPI_CALLS.md."""
     env = dict(os.environ, **settings)
     env.setdefault('GNTLAB_SEED', str(SEED))
+    name = settings['GNTLAB_NS']
     facts_file = os.path.join(settings['GNTLAB_BASE'], 'lab.env')
-    reuse = os.environ.get('HTOOLS_LAB_REUSE') == '1'
     started = False
-    if reuse and _ns_exists(settings['GNTLAB_NS']) and os.path.exists(facts_file):
-        sys.stderr.write('\n[lab] reusing the running lab %s\n' % settings['GNTLAB_NS'])
+    if reuse and _ns_exists(name) and os.path.exists(facts_file):
+        sys.stderr.write('\n[lab] reusing the running lab %s\n' % name)
     else:
-        if _ns_exists(settings['GNTLAB_NS']):
-            pytest.fail('a lab %s is already up; run tests/lab/down.sh, or set '
-                        'HTOOLS_LAB_REUSE=1 to use it' % settings['GNTLAB_NS'], pytrace=False)
+        if _ns_exists(name):
+            pytest.fail('a lab %s is already up; run tests/lab/down.sh (GNTLAB_NS=%s GNTLAB_BASE=%s), '
+                        'or set HTOOLS_LAB_REUSE=1 to use it' % (name, name, settings['GNTLAB_BASE']),
+                        pytrace=False)
         start = time.monotonic()
-        proc = subprocess.run([os.path.join(LAB_DIR, 'up.sh'), str(NODES)], env=env,
+        proc = subprocess.run([os.path.join(LAB_DIR, 'up.sh'), str(nodes)], env=env,
                               capture_output=True, text=True, timeout=900, check=False)
         started = True
         if proc.returncode != 0:
             subprocess.run([os.path.join(LAB_DIR, 'down.sh')], env=env, capture_output=True,
                            timeout=300, check=False)
-            pytest.fail('tests/lab/up.sh failed:\n%s%s' % (proc.stdout, proc.stderr[-6000:]),
+            pytest.fail('tests/lab/up.sh (%s) failed:\n%s%s' % (name, proc.stdout, proc.stderr[-6000:]),
                         pytrace=False)
-        sys.stderr.write('\n[lab] up in %.1fs\n' % (time.monotonic() - start))
+        sys.stderr.write('\n[lab] %s up in %.1fs\n' % (name, time.monotonic() - start))
     the_lab = Lab(read_env_file(facts_file))
     try:
         yield the_lab
@@ -115,10 +115,30 @@ def lab():
             proc = subprocess.run([os.path.join(LAB_DIR, 'down.sh')], env=env,
                                   capture_output=True, text=True, timeout=300, check=False)
             took = time.monotonic() - start
-            sys.stderr.write('[lab] down in %.1fs: %s%s\n' % (took, proc.stdout.strip(),
-                                                              proc.stderr))
-            assert proc.returncode == 0, 'down.sh left traces:\n' + proc.stderr
+            sys.stderr.write('[lab] %s down in %.1fs: %s%s\n' % (name, took, proc.stdout.strip(),
+                                                                 proc.stderr))
+            assert proc.returncode == 0, 'down.sh left traces of %s:\n%s' % (name, proc.stderr)
     assert not unexpected, 'calls not listed in RAPI_CALLS.md (kit/rapi_calls.py): %s' % unexpected
+
+
+@pytest.fixture(scope='session')
+def lab():
+    reason = _unavailable()
+    if reason:
+        _skip_or_fail(reason)
+    yield from _running_lab(lab_settings(), NODES, reuse=os.environ.get('HTOOLS_LAB_REUSE') == '1')
+
+
+# A second cluster beside the default one (tests/integration/test_live_fleet.py),
+# apart from the gwN labs of LAB_WORKERS (RAPI port 5090 + 20 * N); .ci/run
+# clears it if it is left behind.
+SECOND_LAB = {'GNTLAB_NS': 'htools-lab-fleet', 'GNTLAB_BASE': '/tmp/htools-lab-fleet',
+              'GNTLAB_RAPI_PORT': '5150'}
+
+
+@pytest.fixture(scope='module')
+def second_lab(lab):      # the default lab first: it decides whether a lab can run here
+    yield from _running_lab(SECOND_LAB, lab.nodes_count)
 
 
 @pytest.fixture

@@ -2,8 +2,8 @@
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """playbooks/fleet.yml on two live clusters at once: one ansible-playbook run
-balances the default lab while the rolling_reboot role rolls a second lab of
-this file's own, each cluster with its own RAPI endpoint, credentials, lock
+balances the default lab while the rolling_reboot role rolls a second lab
+(conftest.py's second_lab), each cluster with its own RAPI endpoint, credentials, lock
 and report; neither disturbs the other."""
 
 from __future__ import annotations
@@ -14,46 +14,13 @@ import re
 import subprocess
 import time
 
-import pytest
 import yaml
 
 from kit.ansible_cli import tool
-from kit.lab import Lab, read_env_file
 from kit.paths import LAB_DIR, REPO_ROOT
-from kit.rapi_calls import unexpected_calls
 
 PLAYBOOK = os.path.join(REPO_ROOT, 'playbooks', 'fleet.yml')
-# a lab of its own, beside the default one (and beside the gwN labs of
-# LAB_WORKERS, at 5090 + 20 * N)
-SECOND = {'GNTLAB_NS': 'htools-lab-fleet', 'GNTLAB_BASE': '/tmp/htools-lab-fleet',
-          'GNTLAB_RAPI_PORT': '5150', 'GNTLAB_SEED': '5'}
 HOOKS = os.path.join(LAB_DIR, 'hooks')
-
-
-def _ns_exists(name):
-    proc = subprocess.run(['ip', 'netns', 'list'], capture_output=True, text=True, check=False)
-    return name in proc.stdout.split()
-
-
-@pytest.fixture(scope='module')
-def second_lab(lab):      # the default lab first: CI's clean-up knows both
-    env = dict(os.environ, **SECOND)
-    if _ns_exists(SECOND['GNTLAB_NS']):
-        pytest.fail('a lab %s is already up; run tests/lab/down.sh with GNTLAB_NS=%s GNTLAB_BASE=%s'
-                    % (SECOND['GNTLAB_NS'], SECOND['GNTLAB_NS'], SECOND['GNTLAB_BASE']), pytrace=False)
-    proc = subprocess.run([os.path.join(LAB_DIR, 'up.sh'), str(lab.nodes_count)], env=env,
-                          capture_output=True, text=True, timeout=900, check=False)
-    try:
-        if proc.returncode != 0:
-            pytest.fail('tests/lab/up.sh (second lab) failed:\n%s%s'
-                        % (proc.stdout, proc.stderr[-6000:]), pytrace=False)
-        second = Lab(read_env_file(os.path.join(SECOND['GNTLAB_BASE'], 'lab.env')))
-        yield second
-        assert not unexpected_calls(second.collection_calls())
-    finally:
-        down = subprocess.run([os.path.join(LAB_DIR, 'down.sh')], env=env, capture_output=True,
-                              text=True, timeout=300, check=False)
-        assert down.returncode == 0, 'down.sh left traces of the second lab:\n' + down.stderr
 
 
 def _cluster(lab, **more):

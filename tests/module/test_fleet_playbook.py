@@ -24,14 +24,29 @@ CLUSTERS = {'cluster-a': os.path.join(REPO_ROOT, 'playbooks', 'files', 'example.
             'cluster-b': os.path.join(REPO_ROOT, 'playbooks', 'files', 'cluster-b.data')}
 
 
-def test_every_cluster_is_planned_with_its_own_report(tmp_path):
+def _run_fleet(tmp_path, inventory):
+    """playbooks/fleet.yml in check mode on that inventory: (exit status, output)."""
     env = ansible_env()
     env['FLEET_REPORT_DIR'] = str(tmp_path / 'reports')
-    proc = subprocess.run([tool('ansible-playbook'), '-i', INVENTORY, PLAYBOOK, '--check'],
+    proc = subprocess.run([tool('ansible-playbook'), '-i', str(inventory), PLAYBOOK, '--check'],
                           cwd=str(tmp_path), env=env, capture_output=True, text=True,
                           timeout=300, check=False)
-    output = proc.stdout + proc.stderr
-    assert proc.returncode == 0, output
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def _inventory(tmp_path, hosts):
+    """An inventory of these clusters, run on the controller as the example's are."""
+    inventory = tmp_path / 'fleet.yml'
+    inventory.write_text(yaml.safe_dump({'ganeti_clusters': {
+        'vars': {'ansible_connection': 'local',
+                 'ansible_python_interpreter': '{{ ansible_playbook_python }}'},
+        'hosts': hosts}}), encoding='utf-8')
+    return inventory
+
+
+def test_every_cluster_is_planned_with_its_own_report(tmp_path):
+    rc, output = _run_fleet(tmp_path, INVENTORY)
+    assert rc == 0, output
     for name, data_file in sorted(CLUSTERS.items()):
         report = tmp_path / 'reports' / ('%s-balance.html' % name)
         assert report.is_file() and report.stat().st_size > 1000, name
@@ -44,25 +59,11 @@ def test_every_cluster_is_planned_with_its_own_report(tmp_path):
     assert 'failed=0' in output and 'cluster-a' in output and 'cluster-b' in output
 
 
-def _run_fleet(tmp_path, hosts):
-    inventory = tmp_path / 'fleet.yml'
-    inventory.write_text(yaml.safe_dump({'ganeti_clusters': {
-        'vars': {'ansible_connection': 'local',
-                 'ansible_python_interpreter': '{{ ansible_playbook_python }}'},
-        'hosts': hosts}}), encoding='utf-8')
-    env = ansible_env()
-    env['FLEET_REPORT_DIR'] = str(tmp_path / 'reports')
-    proc = subprocess.run([tool('ansible-playbook'), '-i', str(inventory), PLAYBOOK, '--check'],
-                          cwd=str(tmp_path), env=env, capture_output=True, text=True,
-                          timeout=300, check=False)
-    return proc.returncode, proc.stdout + proc.stderr
-
-
 def test_a_cluster_can_be_rolled_beside_one_balanced(tmp_path):
-    rc, output = _run_fleet(tmp_path, {
+    rc, output = _run_fleet(tmp_path, _inventory(tmp_path, {
         'cluster-a': {'ganeti_data_file': CLUSTERS['cluster-a']},
         'cluster-b': {'ganeti_data_file': CLUSTERS['cluster-b'], 'fleet_action': 'rolling_reboot',
-                      'rolling_reboot_run_id': 'fleet-preview'}})
+                      'rolling_reboot_run_id': 'fleet-preview'}}))
     assert rc == 0, output
     text = ' '.join(output.split())
     # the roll previews its waves (check mode) from its own saved cluster
@@ -76,9 +77,9 @@ def test_a_cluster_can_be_rolled_beside_one_balanced(tmp_path):
 
 
 def test_an_unknown_action_fails_that_cluster_only(tmp_path):
-    rc, output = _run_fleet(tmp_path, {
+    rc, output = _run_fleet(tmp_path, _inventory(tmp_path, {
         'cluster-a': {'ganeti_data_file': CLUSTERS['cluster-a']},
-        'cluster-b': {'ganeti_data_file': CLUSTERS['cluster-b'], 'fleet_action': 'reinstall'}})
+        'cluster-b': {'ganeti_data_file': CLUSTERS['cluster-b'], 'fleet_action': 'reinstall'}}))
     assert rc != 0, output
     assert 'fleet_action of cluster-b must be balance or rolling_reboot, not reinstall' in output
     assert (tmp_path / 'reports' / 'cluster-a-balance.html').is_file()
