@@ -63,6 +63,15 @@ options:
         the task; its tag is dropped and it is listed in RV(staying).
     type: bool
     default: false
+  remove_tags_when_home:
+    description:
+      - With O(back_to) - tags removed from each O(back_to) node that carries them, in
+        the job that removes its C(away) tags, and only when every migration back
+        succeeded (a failed one leaves them all in place). The C(ganeti.htools.rolling_reboot)
+        role ends a wave this way - its nodes' wave marks go without a tag job of their own.
+    type: list
+    elements: str
+    default: []
   run_id:
     description:
       - Name of the run (1-40 letters, digits and C(. _ @ + -)) under which the moves
@@ -126,7 +135,9 @@ staying:
   type: list
   elements: str
 tags_removed:
-  description: Per node, the C(away) tags removed after bringing the instances back.
+  description:
+    - Per node, the tags removed after bringing the instances back - its C(away) tags,
+      and those of O(remove_tags_when_home) it carried.
   returned: success
   type: dict
 summary:
@@ -154,6 +165,7 @@ def main():
         keep_non_redundant=dict(type="bool", default=False),
         back_to=dict(type="list", elements="str"),
         keep_moved=dict(type="bool", default=False),
+        remove_tags_when_home=dict(type="list", elements="str", default=[]),
         migration_mode=dict(type="str", choices=["live", "non-live"]),
     )
     module = HtoolsModule(argument_spec, mutually_exclusive=[("away_from", "back_to")],

@@ -8,7 +8,8 @@ node's Ganeti daemons, sleeps a fixed time (--reboot-seconds, default 60) and
 starts them again.  The instances are spread first (ganeti_balance), so that
 every wave moves instances away and back; the master is left out
 (rolling_reboot_skip_master: its failover is not a reboot).  Prints the waves,
-both wall times, their ratio, the slowest reboot and the bar:
+both wall times, their ratio, the slowest reboot, the Ganeti jobs of each roll
+(by opcode, with their seconds from submission to end) and the bar:
 concurrent >= 2.5x faster, and the concurrent roll within
 waves x slowest reboot + 20 %.
 
@@ -45,14 +46,33 @@ def spread(lab, workdir):
     return lab.placement()
 
 
+def last_job(lab):
+    return max([job['id'] for job in lab.jobs()] or [0])
+
+
+def jobs_since(lab, first):
+    """{opcode: (jobs, their seconds from submission to end)} of the jobs after `first`."""
+    def seconds(stamp):
+        return stamp[0] + stamp[1] / 1e6
+    found = {}
+    for job in lab.jobs():
+        if job['id'] <= first or not job.get('end_ts'):
+            continue
+        opcode = job['ops'][0].get('OP_ID', '?')
+        count, took = found.get(opcode, (0, 0.0))
+        found[opcode] = (count + 1, took + seconds(job['end_ts']) - seconds(job['received_ts']))
+    return found
+
+
 def roll(lab, workdir, reboot_seconds, run_id, **role_vars):
-    """One run of the role; (wall seconds, report)."""
+    """One run of the role; (wall seconds, report, the Ganeti jobs it ran)."""
     report_file = os.path.join(workdir, 'report-%s.json' % run_id)
     env = lab.env(GNTLAB_NS=lab.ns, GNTLAB_BASE=lab.base, GNTLAB_SCRIPTS=LAB_DIR,
                   GNTLAB_REBOOT_SECONDS=str(reboot_seconds), GNTLAB_REBOOT_NEVER='',
                   ROLLING_REBOOT_REPORT=report_file)
     role_vars.update(rolling_reboot_run_id=run_id, rolling_reboot_skip_master=True,
                      rolling_reboot_reboot_timeout=reboot_seconds * 5)
+    first = last_job(lab)
     start = time.monotonic()
     proc = subprocess.run([tool('ansible-playbook'), PLAYBOOK, '-e', json.dumps(role_vars)],
                           cwd=workdir, env=env, capture_output=True, text=True, check=False)
@@ -60,16 +80,19 @@ def roll(lab, workdir, reboot_seconds, run_id, **role_vars):
     if proc.returncode != 0:
         raise SystemExit('the roll %s failed:\n%s' % (run_id, (proc.stdout + proc.stderr)[-4000:]))
     with open(report_file, encoding='utf-8') as handle:
-        return wall, json.load(handle)
+        return wall, json.load(handle), jobs_since(lab, first)
 
 
-def describe(name, wall, report):
+def describe(name, wall, report, jobs):
     reboots = [r for wave in report['waves'] for r in wave['reboots']]
     slowest = max(r['up_at'] - r['down_at'] for r in reboots)
     print('%-13s %7.1f s  %d wave(s): %s' % (name, wall, len(report['waves']), ' | '.join(
         '+'.join(w['nodes']) for w in report['waves'])))
     print('%-13s slowest reboot %.1f s; per wave: %s' % ('', slowest, ', '.join(
         '%.0f s' % w['seconds'] for w in report['waves'])))
+    # the lab's Ganeti is what a wave's fixed work waits for: its jobs, by kind
+    print('%-13s %d Ganeti jobs: %s' % ('', sum(n for n, _s in jobs.values()), ', '.join(
+        '%s %d (%.0f s)' % (op[3:].lower(), n, took) for op, (n, took) in sorted(jobs.items()))))
     return slowest
 
 

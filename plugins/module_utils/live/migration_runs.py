@@ -110,8 +110,9 @@ def back(client, params, check_mode):
     node_tags = {n: nodes[n].get("tags") or [] for n in params["back_to"]}
     moves, drop, staying = migrations_back(instances, node_tags, params["run_id"],
                                            params["keep_moved"])
+    when_home = _present(node_tags, params["remove_tags_when_home"])
     result = {"moves": moves, "staying": staying, "tags_removed": drop,
-              "changed": bool(moves or drop),
+              "changed": bool(moves or drop or when_home),
               "summary": describe(moves, "to migrate back" if check_mode else "migrated back")}
     if not result["changed"]:
         return result
@@ -119,11 +120,13 @@ def back(client, params, check_mode):
     if check_mode:
         return result
     failed = _run_all(client, moves, params)
-    # forget only the instances that are home now
+    # forget only the instances that are home now; the caller's own marks go
+    # only when every instance is, in the same job per node
     stuck = {away_tag(params["run_id"], m["instance"]) for m, _error in failed}
     untagging = []
-    for node, tags in sorted(drop.items()):
-        gone = [t for t in tags if t not in stuck]
+    for node in sorted(set(drop) | (set() if failed else set(when_home))):
+        gone = [t for t in drop.get(node, []) if t not in stuck]
+        gone += [] if failed else when_home.get(node, [])
         drop[node] = gone
         if gone:
             untagging.append(lambda node=node, gone=gone: run_job(
@@ -132,3 +135,9 @@ def back(client, params, check_mode):
     if failed:
         raise _failure(failed, result)
     return result
+
+
+def _present(node_tags, tags):
+    """{node: those of `tags` it carries}, for the nodes that carry any."""
+    present = {node: [t for t in tags if t in carried] for node, carried in node_tags.items()}
+    return {node: found for node, found in present.items() if found}

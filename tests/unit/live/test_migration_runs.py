@@ -72,7 +72,8 @@ class FakeCluster:
 
 PARAMS = {"away_from": ["n1"], "back_to": ["n1"], "targets": {}, "keep_non_redundant": False,
           "keep_moved": False, "run_id": "r1", "migration_mode": None, "job_timeout": 60,
-          "lock_owner": None}
+          "lock_owner": None, "remove_tags_when_home": []}
+WAVE_MARK = "ganeti.htools:rolling:r1"
 
 
 def test_away_tags_the_node_before_anything_moves_then_migrates():
@@ -107,6 +108,47 @@ def test_back_brings_home_what_the_run_took_and_forgets_only_those():
     with pytest.raises(migration_runs.MigrationsFailed) as caught:
         migration_runs.back(cluster, dict(PARAMS), check_mode=False)
     assert caught.value.result["tags_removed"] == {"n1": [away_tag("r1", "a")]}
+
+
+def _taken_away(cluster):
+    """`cluster` after a run took n1's instances away; n1 and n3 carry WAVE_MARK."""
+    migration_runs.away(cluster, dict(PARAMS), check_mode=False)
+    cluster.node_list[0]["tags"] = [away_tag("r1", "a"), away_tag("r1", "b"), WAVE_MARK]
+    cluster.node_list[2]["tags"] = [WAVE_MARK]
+    del cluster.log[:]
+    return cluster
+
+
+def test_back_removes_the_callers_marks_with_the_away_tags_once_all_are_home():
+    cluster = _taken_away(FakeCluster())
+    params = dict(PARAMS, back_to=["n1", "n2", "n3"], remove_tags_when_home=[WAVE_MARK])
+    result = migration_runs.back(cluster, params, check_mode=False)
+    untags = sorted(entry for entry in cluster.log if entry[0] == "untag")
+    # one job per node: n1 forgets its instances and loses the mark together;
+    # n3 only carries the mark; n2 carries neither
+    assert untags == [("untag", "n1", (away_tag("r1", "a"), away_tag("r1", "b"), WAVE_MARK)),
+                      ("untag", "n3", (WAVE_MARK,))]
+    assert result["tags_removed"]["n3"] == [WAVE_MARK]
+
+
+def test_back_keeps_the_callers_marks_everywhere_when_a_migration_failed():
+    cluster = _taken_away(FakeCluster())
+    cluster.failing = {"b"}
+    params = dict(PARAMS, back_to=["n1", "n3"], remove_tags_when_home=[WAVE_MARK])
+    with pytest.raises(migration_runs.MigrationsFailed):
+        migration_runs.back(cluster, params, check_mode=False)
+    untags = [entry for entry in cluster.log if entry[0] == "untag"]
+    assert untags == [("untag", "n1", (away_tag("r1", "a"),))]
+
+
+def test_back_with_only_marks_to_remove_is_a_change_and_check_mode_keeps_them():
+    cluster = FakeCluster()
+    cluster.node_list[1]["tags"] = [WAVE_MARK]
+    params = dict(PARAMS, back_to=["n2"], remove_tags_when_home=[WAVE_MARK])
+    preview = migration_runs.back(cluster, params, check_mode=True)
+    assert preview["changed"] and cluster.log == []
+    migration_runs.back(cluster, params, check_mode=False)
+    assert cluster.log == [("untag", "n2", (WAVE_MARK,))]
 
 
 def test_back_needs_the_run_id():

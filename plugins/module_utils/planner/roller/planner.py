@@ -91,6 +91,8 @@ def plan_reboots(data, opts):
             return _report(data, [], master, [], warnings, flags, run, group_idx)
         raise
 
+    if run:
+        check_away_tags(data, selected, flags["run_id"])
     graph = build_graph(data, selected, flags["offline_maintenance"])
     classes, _all = smallest_colouring(graph)
     online = [n.idx for n in data.nodes if not n.offline]
@@ -118,6 +120,8 @@ def _judged_wave(data, names, flags, master, warnings, run, group_idx):
     if unknown:
         raise RollerError("unknown node(s) selected: %s" % ", ".join(unknown))
     members = [by_name[n] for n in names]
+    if run:
+        check_away_tags(data, members, flags["run_id"])
     state = State(data.nodes, data.instances)
     instances = {i.name: i.idx for i in data.instances}
     for inst_name, target in sorted(flags["wave_targets"].items()):
@@ -139,6 +143,15 @@ def run_progress(data, run_id):
     found = run_tags.progress(data.nodes, run_tags.valid_run_id(run_id))
     found["id"] = run_id
     return found
+
+
+def check_away_tags(data, node_idxs, run_id):
+    """A clear error, before any wave starts, when the tag recording that an
+    instance on these nodes moved away would be too long for Ganeti."""
+    on_nodes = set(node_idxs)
+    for inst in data.instances:
+        if inst.pnode in on_nodes:
+            run_tags.away_tag(run_id, inst.name)
 
 
 # Waves the HTML report charts while they are down: enough to see the pattern,

@@ -11,6 +11,7 @@ import os
 import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
+from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.errors import RollerError
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.roller.planner import (
     plan_reboots)
@@ -64,3 +65,26 @@ def test_nodes_narrow_the_selection_and_unknown_ones_are_named():
     assert plan(nodes=['node1', 'node3'])['reboot_groups'] == [['node1', 'node3']]
     with pytest.raises(RollerError, match='unknown node.*nodeX'):
         plan(nodes=['node1', 'nodeX'])
+
+
+def _renamed(node_name, length):
+    """The data with an instance whose primary is `node_name` renamed to `length` characters."""
+    data, _fmt = load_data_file(DATA)
+    inst = next(i for i in data.instances if data.nodes[i.pnode].name == node_name)
+    inst.name = 'i' * length
+    return data, inst
+
+
+def test_a_run_id_too_long_for_an_away_tag_is_refused_before_any_wave():
+    node = plan()['reboot_groups'][0][0]
+    # ganeti.htools:away:RUN:INSTANCE may not pass Ganeti's 128 characters
+    length = 128 - len('ganeti.htools:away::') - 10
+    data, _inst = _renamed(node, length)
+    assert plan_reboots(data, {'force': True, 'run_id': 'r' * 10})['run']['id'] == 'r' * 10
+    data, _inst = _renamed(node, length)
+    with pytest.raises(HtoolsError, match='longer than Ganeti allows'):
+        plan_reboots(data, {'force': True, 'run_id': 'r' * 11})
+    # a node the run does not reboot may hold any instance
+    data, inst = _renamed(node, 120)
+    others = [n.name for n in data.nodes if n.idx not in (inst.pnode, inst.snode)]
+    assert plan_reboots(data, {'force': True, 'run_id': 'r1', 'nodes': others[:1]})['run']['id'] == 'r1'
