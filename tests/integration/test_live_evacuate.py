@@ -11,10 +11,21 @@ with a migration to the chosen node.
 from __future__ import annotations
 
 import contextlib
+import filecmp
+import glob
+import json
+import os
+import shutil
+import subprocess
 
 import pytest
 
+from kit.paths import LAB_DIR
+
 MODULE = 'ganeti_evacuate_group'
+# the first directory of Ganeti's iallocator search path: an iallocator found
+# there by name is run by the master's node daemon (tests/lab/iallocator-record)
+RECORDER = '/usr/local/lib/ganeti/iallocators/htools-record'
 
 
 def _running_everywhere(lab):
@@ -91,26 +102,79 @@ def test_a_drifted_plan_is_refused(fresh, tmp_path):
 
 
 @contextlib.contextmanager
-def _second_group(lab, node, tmp_path):
-    """A node group g2 holding `node` for the duration of the block."""
+def _second_group(lab, tmp_path, *nodes):
+    """A node group g2 holding `nodes` for the duration of the block."""
     lab.gnt('gnt-group', 'add', 'g2')
     try:
-        lab.gnt('gnt-group', 'assign-nodes', 'g2', node)
+        lab.gnt('gnt-group', 'assign-nodes', 'g2', *nodes)
         yield 'g2'
     finally:
         lab.wait_idle()
-        back = sorted(name for name, inst in lab.instances().items() if inst['pnode'] == node)
+        back = sorted(name for name, inst in lab.instances().items() if inst['pnode'] in nodes)
         if back:    # a one-node group fails hail's capacity check: skip it
             status, _result, output = lab.run_module(tmp_path, MODULE, {
                 'instances': back, 'target_groups': ['default'], 'no_capacity_checks': True})
             assert status == 'CHANGED', output
-        lab.gnt('gnt-group', 'assign-nodes', 'default', node)
+        lab.gnt('gnt-group', 'assign-nodes', 'default', *nodes)
         lab.gnt('gnt-group', 'remove', 'g2')
+
+
+@pytest.fixture
+def recorded(lab):
+    """What Ganeti asks its iallocator, and what hail answers: the lab's
+    recording iallocator installed; the fixture returns a reader of the
+    (request, answer) pairs recorded since, oldest first."""
+    source = os.path.join(LAB_DIR, 'iallocator-record')
+    if not (os.path.exists(RECORDER) and filecmp.cmp(source, RECORDER, shallow=False)):
+        os.makedirs(os.path.dirname(RECORDER), exist_ok=True)
+        shutil.copy(source, RECORDER)
+    folder = os.path.join(lab.base, 'iallocator-requests')
+    shutil.rmtree(folder, ignore_errors=True)
+
+    def pairs():
+        found = []
+        for request in sorted(glob.glob(os.path.join(folder, '*.request.json'))):
+            with open(request, encoding='utf-8') as handle:
+                asked = json.load(handle)['request']
+            with open(request.replace('.request.', '.answer.'), encoding='utf-8') as handle:
+                found.append((asked, json.load(handle)))
+        return found
+    return pairs
+
+
+def _answered(answer):
+    """hail's answer as {instance: its new nodes}, in its order, and the failures."""
+    moved, failed, _jobs = answer['result']
+    return [(name, nodes) for name, _group, nodes in moved], failed
+
+
+def test_a_node_evacuation_asks_and_plans_what_ganeti_itself_does(fresh, recorded, tmp_path):
+    lab = fresh
+    for name in ('instance4', 'instance2', 'instance5'):
+        lab.migrate(name, 'node2')
+    # the module's default (no mode): the secondaries off node2, then its primaries
+    status, plan_run, output = lab.run_module(tmp_path, MODULE, {'nodes': ['node2']}, check=True)
+    assert status == 'CHANGED', output
+    ours = [(m['instance'], [m['new_primary']]) for m in plan_run['moves']]
+
+    # gnt-node evacuate -s then -p, through the recording iallocator: the lab's
+    # instances are sharedfile (no secondary), so Ganeti asks hail once
+    lab.gnt('gnt-node', 'evacuate', '-f', '-s', '-I', 'htools-record', 'node2')
+    lab.gnt('gnt-node', 'evacuate', '-f', '-p', '-I', 'htools-record', 'node2')
+    (request, answer), = recorded()
+    assert request['type'] == 'node-evacuate' and request['evac_mode'] == 'primary-only'
+    # the same instances in the same order (Ganeti's configuration order), and
+    # hail's answer to Ganeti is the module's plan, move for move
+    assert request['instances'] == [name for name, _nodes in ours]
+    assert _answered(answer) == (ours, [])
+    assert {name: nodes[0] for name, nodes in ours} == {
+        name: inst['pnode'] for name, inst in lab.instances().items()
+        if name in request['instances']}
 
 
 def test_change_group_moves_instances_into_a_new_group(fresh, tmp_path):
     lab = fresh
-    with _second_group(lab, 'node3', tmp_path) as group:
+    with _second_group(lab, tmp_path, 'node3') as group:
         args = {'instances': ['instance4', 'instance5'], 'target_groups': [group]}
         # a group of one node is never N+1 redundant: hail's global capacity
         # check refuses every move into it...
@@ -160,3 +224,25 @@ def test_a_plan_with_unmovable_instances_needs_allow_partial(file_instance, tmp_
     after = lab.placement()
     assert after['fileinst'] == 'node1'
     assert [name for name, node in after.items() if node == 'node1'] == ['fileinst']
+
+
+def test_a_group_change_asks_and_answers_what_ganeti_itself_does(fresh, recorded, tmp_path):
+    lab = fresh
+    with _second_group(lab, tmp_path, 'node2', 'node3') as group:
+        args = {'instances': ['instance4'], 'target_groups': [group]}
+        _status, plan_run, output = lab.run_module(tmp_path, MODULE, args, check=True)
+        assert 'iallocator_result' in plan_run, output
+        # Ganeti's own change-group (one instance per command), through the
+        # recording iallocator; on the lab's small nodes hail finds no place in
+        # g2 that keeps it N+1 redundant, and Ganeti's job fails
+        proc = subprocess.run([os.path.join(lab.base, 'gnt'), 'gnt-instance', 'change-group',
+                               '--to', group, '-I', 'htools-record', 'instance4'],
+                              capture_output=True, text=True, timeout=120, check=False)
+        (request, answer), = recorded()
+        target = next(g['uuid'] for g in lab.get('/2/groups', bulk=1) if g['name'] == group)
+        assert request == {'type': 'change-group', 'instances': ['instance4'],
+                           'target_groups': [target]}
+        # the module's answer is hail's answer to Ganeti, word for word
+        ours = plan_run['iallocator_result']
+        assert (ours['info'], ours['result']) == (answer['info'], answer['result'])
+        assert proc.returncode == (0 if answer['result'][0] else 1), proc.stdout + proc.stderr
