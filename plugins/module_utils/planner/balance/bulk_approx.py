@@ -217,14 +217,20 @@ class _Pool:
     """Bulk candidates near the best approximate score: score, hbal rank, identity.
 
     Candidates further than `band` above the best approximate score seen so
-    far are dropped at once: they cannot be the exact best.
+    far are dropped at once: they cannot be the exact best.  With `moves`,
+    only those move kinds are taken (a migrations-only search): the others
+    must not raise the bar, or they would drop the best of the kept kinds.
     """
 
-    def __init__(self, band):
+    def __init__(self, band, moves=None):
         self.chunks = []
         self.best = math.inf
         self.band = band
+        self.moves = moves       # the move kinds taken; None: all
         self.scored = 0          # feasible candidates scored (SearchStats.bulk_scored)
+
+    def wants(self, move):
+        return self.moves is None or move in self.moves
 
     def add(self, approx, rank, inst, move, target):
         if not approx.size:
@@ -236,14 +242,6 @@ class _Pool:
         if keep.any():
             self.chunks.append((approx[keep], rank[keep], inst[keep],
                                 np.full(int(keep.sum()), MOVE_CODES.index(move)), target[keep]))
-
-    def keep_moves(self, moves):
-        codes = [MOVE_CODES.index(m) for m in moves]
-        kept = []
-        for chunk in self.chunks:
-            mask = np.isin(chunk[3], codes)
-            kept.append(tuple(part[mask] for part in chunk))
-        self.chunks = kept
 
     def arrays(self):
         if not self.chunks:
@@ -304,6 +302,8 @@ class _Emitter:
 
     def __call__(self, move, scores, fail):
         c, pool = self.count, self.pool
+        if not pool.wants(move):
+            return
         if move == FAILOVER:
             m_pos = np.zeros((c, 1), dtype=np.int64)
         else:
@@ -369,11 +369,11 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
     moves_of = [possible_moves(i.mirror, bool(use_sec[r, 0]), opts.inst_moves, opts.disk_moves,
                                opts.restricted_migration, bool(p_off[r, 0]))
                 for r, i in enumerate(ins.objs)]
-    wanted = {m for ms in moves_of for m in ms}
+    wanted = {m for ms in moves_of for m in ms if pool.wants(m)}
     emit = _Emitter(pool, moves_of, targets, node_idx, ins, vpos)
 
     # Failover (internal, use_sec)
-    if use_sec.any():
+    if use_sec.any() and pool.wants(FAILOVER):
         mig = nd.mig_ok[p, s_safe]
         new_s, f1 = _add_pri(nd, int_s, ins, fp, ins.ls, hits_s)
         new_p, f2 = _add_sec(nd, int_p, ins, nd.peers[p, s_safe], fp, ignore_disks=p_off)

@@ -33,12 +33,12 @@ from ...deps import numpy as np
 
 from ...errors import HtoolsError
 from ..metrics import FREE_DISK, FREE_DISK_FORTH, LOAD_METRICS, metric_position
-from ..moves import FAILOVER, FAILOVER_TO_ANY, apply_move, possible_moves
+from ..moves import FAILOVER, apply_move, possible_moves
 from .bulk_approx import MOVE_CODES, _Pool, _Stats, _bulk_block
 from .bulk_arrays import (ABS_TOL, BLOCK, EXACT_PICKS, REL_TOL, SCALAR_PICKS, _Insts, _Nodes,
                           _Tags, _encode_rank)
 from .bulk_exact import ExactScorer, _is_regular
-from .loop import Candidate, instance_moves, search_exhaustive, victims
+from .loop import MIGRATIONS, Candidate, instance_moves, search_exhaustive, victims
 from .move_rows import MoveRows, instance_profile
 from .sparse_folds import unique_rows
 from .unit_groups import MIXED, NO_UNITS, unit_layout, unit_score_parts, victim_unit
@@ -62,7 +62,7 @@ def search_bulk(state, opts, migrations_only=False):
     nd = _Nodes(group)
     excl_in_group = any(n.excl_storage for n in group)
     online_rank = {idx: r for r, idx in enumerate(online)}
-    pool = _Pool(4 * ABS_TOL)
+    pool = _Pool(4 * ABS_TOL, MIGRATIONS if migrations_only else None)
     exact_pool = []          # (score, rank, key, result) of scalar-tried candidates
     # regular victims by the storage unit their disks take (one search each)
     by_unit, charge = {}, {}
@@ -94,8 +94,7 @@ def search_bulk(state, opts, migrations_only=False):
                     _bulk_block(nd_u, stats, all_ins.take(rows), [regular_pos[r] for r in rows],
                                 targets, node_idx, opts, pool)
     if migrations_only:
-        pool.keep_moves((FAILOVER, FAILOVER_TO_ANY))
-        exact_pool = [e for e in exact_pool if e[2][1] in (FAILOVER, FAILOVER_TO_ANY)]
+        exact_pool = [e for e in exact_pool if e[2][1] in MIGRATIONS]
     try:
         return _choose(state, opts, scorer, nd, pool, exact_pool, pool.band / 2)
     except _Disagreement:
