@@ -15,6 +15,8 @@ import pytest
 from kit.paths import EXAMPLE
 from kit.plans import plan_balance
 
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance import (
+    bulk_search, loop, planner)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.cost_search import (
     disk_limits)
 from ansible_collections.ganeti.htools.plugins.module_utils.report.html import render_plan_html
@@ -114,3 +116,38 @@ def test_no_instance_has_its_disks_copied_twice(cluster):
     assert len(copied) == len(set(copied))
     again = [m["instance"] for m in hbal["moves"] if m["data_copied_mib"]]
     assert len(again) > len(set(again)), "hbal's plan copies none twice: the check shows nothing"
+
+
+@pytest.fixture(scope="module")
+def drbd_12(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("cost-blocks") / "drbd-12.data")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(generate(12, seed=3))
+    return path
+
+
+def _migration_checking_search(compared):
+    """The bulk search; each migrations-only search is checked against the
+    reference search first."""
+    def search(state, opts, migrations_only=False):
+        found = bulk_search.search_bulk(state, opts, migrations_only)
+        if migrations_only:
+            want = loop.search_exhaustive(state, opts, migrations_only=True)
+            assert _key(found) == _key(want), len(compared)
+            compared.append(_key(found))
+        return found
+    return search
+
+
+def _key(cand):
+    return None if cand is None else (cand.inst, cand.move, cand.target, cand.score)
+
+
+def test_the_bulk_migration_search_finds_the_reference_searchs_move(drbd_12, monkeypatch):
+    """With many numpy blocks (a large cluster has several), the disk moves of
+    an earlier block must not crowd a later block's migrations out of the pool."""
+    monkeypatch.setattr(bulk_search, "BLOCK", 48)      # 4 victims per block
+    compared = []
+    monkeypatch.setitem(planner.SEARCHES, "checked", _migration_checking_search(compared))
+    plan_balance(drbd_12, search="checked", cost_aware=True, max_length=25)
+    assert len(compared) >= 25 and any(compared)

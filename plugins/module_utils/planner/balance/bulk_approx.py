@@ -224,7 +224,6 @@ class _Pool:
         self.chunks = []
         self.best = math.inf
         self.band = band
-        self.scored = 0          # feasible candidates scored (SearchStats.bulk_scored)
 
     def add(self, approx, rank, inst, move, target):
         if not approx.size:
@@ -237,14 +236,6 @@ class _Pool:
             self.chunks.append((approx[keep], rank[keep], inst[keep],
                                 np.full(int(keep.sum()), MOVE_CODES.index(move)), target[keep]))
 
-    def keep_moves(self, moves):
-        codes = [MOVE_CODES.index(m) for m in moves]
-        kept = []
-        for chunk in self.chunks:
-            mask = np.isin(chunk[3], codes)
-            kept.append(tuple(part[mask] for part in chunk))
-        self.chunks = kept
-
     def arrays(self):
         if not self.chunks:
             return None
@@ -254,6 +245,34 @@ class _Pool:
         best = merged[0].min()
         keep = merged[0] <= best + self.band + REL_TOL * abs(best)
         return [part[keep] for part in merged]
+
+
+class _Pools:
+    """The pools of one bulk search: one per kind of candidate whose best is wanted.
+
+    A candidate's kind is `key_of(its victim's class, its move)`, None for a
+    candidate nobody wants; `class_of` gives the class of each victim
+    position.  Each pool prunes by its own best only: a candidate of one kind
+    never crowds out another kind's.
+    """
+
+    def __init__(self, band, class_of, key_of):
+        self.band = band
+        self.class_of = class_of         # victim position -> class (int array)
+        self.key_of = key_of
+        self.by_key = {}         # key -> _Pool of bulk-scored candidates
+        self.exact = {}          # key -> [(score, rank, key, result)] of scalar-tried ones
+        self.scored = 0          # feasible candidates scored (SearchStats.bulk_scored)
+
+    def pool(self, key):
+        found = self.by_key.get(key)
+        if found is None:
+            found = self.by_key[key] = _Pool(self.band)
+        return found
+
+    def wants(self, classes, move):
+        """Whether a move of a victim of one of `classes` is wanted."""
+        return any(self.key_of(c, move) is not None for c in classes)
 
 
 def _role(old, new, online):
@@ -289,11 +308,11 @@ def _tag_hits(nd, ins, targets, p, s_safe):
 
 
 class _Emitter:
-    """Adds a block's best candidates of one move kind to the pool, ranked in
+    """Adds a block's best candidates of one move kind to their pools, ranked in
     hbal's enumeration order."""
 
-    def __init__(self, pool, moves_of, targets, node_idx, ins, vpos):
-        self.pool = pool
+    def __init__(self, pools, moves_of, targets, node_idx, ins, vpos):
+        self.pools = pools
         self.moves_of = moves_of
         self.targets = targets
         self.node_idx = node_idx
@@ -301,9 +320,17 @@ class _Emitter:
         self.n_t = targets.size
         self.inst_idx = np.array([i.idx for i in ins.objs], dtype=np.int64)
         self.vpos_arr = np.array(vpos, dtype=np.int64)
+        row_class = pools.class_of[self.vpos_arr]
+        self.classes = sorted(set(row_class.tolist()))
+        # the rows of each class (None: all rows are of the one class)
+        self.rows_of = {c: None if len(self.classes) == 1 else np.nonzero(row_class == c)[0]
+                        for c in self.classes}
 
     def __call__(self, move, scores, fail):
-        c, pool = self.count, self.pool
+        c, pools = self.count, self.pools
+        keys = [(pools.key_of(cls, move), cls) for cls in self.classes]
+        if all(key is None for key, _cls in keys):
+            return
         if move == FAILOVER:
             m_pos = np.zeros((c, 1), dtype=np.int64)
         else:
@@ -315,12 +342,23 @@ class _Emitter:
             scores = np.broadcast_to(scores, shape).copy()
         # scores is this block's own array: mark the infeasible in place
         np.copyto(scores, np.inf, where=blocked)
-        pool.scored += int(blocked.size - np.count_nonzero(blocked))
+        pools.scored += int(blocked.size - np.count_nonzero(blocked))
+        for key, cls in keys:
+            if key is not None:
+                self._add(pools.pool(key), move, scores, m_pos, self.rows_of[cls])
+
+    def _add(self, pool, move, scores, m_pos, rows_of_class):
+        """Add the candidates near the pool's best among the rows of one class."""
+        if rows_of_class is not None:
+            scores = scores[rows_of_class]
         low = scores.min() if scores.size else np.inf
         if not np.isfinite(low):
             return
         limit = min(low, pool.best) + pool.band + REL_TOL * abs(min(low, pool.best))
         rows, cols = np.nonzero(scores <= limit)
+        approx = scores[rows, cols]
+        if rows_of_class is not None:
+            rows = rows_of_class[rows]
         if move == FAILOVER:
             col_rank = np.zeros(rows.size, dtype=np.int64)
             tgt = np.full(rows.size, NO_NODE, dtype=np.int64)
@@ -328,11 +366,106 @@ class _Emitter:
             col_rank = cols + 1
             tgt = self.node_idx[self.targets[cols]]
         rank = _encode_rank(self.vpos_arr[rows], col_rank, m_pos[rows, 0], self.n_t)
-        pool.add(scores[rows, cols], rank, self.inst_idx[rows], move, tgt)
+        pool.add(approx, rank, self.inst_idx[rows], move, tgt)
 
 
-def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
-    """Score every move of a block of regular victims; add the best ones to the pool."""
+def _role(old, new, online):
+    """A node role of a move (see _score); the last item memoises its narrow
+    deltas, as the roles of the removals serve every move of a block."""
+    all_on = bool(online.all())
+    return (old, new, online, all_on, (not all_on) and not online.any(), {})
+
+
+def _tag_hits(nd, ins, targets, p, s_safe):
+    """The exclusion-tag terms of a block: (hits on each target, hits on the
+    secondary, map change with the target as primary, with the secondary as
+    primary); Nones without tags.  Sets ins.rem_tags."""
+    tags = nd.tags
+    hits_t = hits_s = map_t = map_s = None
+    if tags is None:
+        return hits_t, hits_s, map_t, map_s
+    inc = ins.inc
+    hits_t = inc @ tags.present[targets].T
+    hits_s = (inc * tags.present[s_safe[:, 0]]).sum(axis=1, keepdims=True)
+    ins.rem_tags = (inc * (tags.count[p[:, 0]] >= 2)).sum(axis=1, keepdims=True)
+    if tags.has_map:
+        # Change of the map statistic when the primary moves from p to the
+        # target (map_t) or to the secondary (map_s); exact small integers.
+        rem = (inc * tags.rem2[p[:, 0]]).sum(axis=1, keepdims=True)
+        # (location, tag) pairs p and the new primary share, counted once:
+        # the removal from p empties them again.
+        once = tags.member[p[:, 0]] * (inc @ tags.once)
+        map_t = inc @ tags.add1[targets].T - once @ tags.member[targets].T - rem
+        map_s = ((inc * tags.add1[s_safe[:, 0]]).sum(axis=1, keepdims=True)
+                 - (once * tags.member[s_safe[:, 0]]).sum(axis=1, keepdims=True) - rem)
+    return hits_t, hits_s, map_t, map_s
+
+
+class _Emitter:
+    """Adds a block's best candidates of one move kind to their pools, ranked in
+    hbal's enumeration order."""
+
+    def __init__(self, pools, moves_of, targets, node_idx, ins, vpos):
+        self.pools = pools
+        self.moves_of = moves_of
+        self.targets = targets
+        self.node_idx = node_idx
+        self.count = len(ins.objs)
+        self.n_t = targets.size
+        self.inst_idx = np.array([i.idx for i in ins.objs], dtype=np.int64)
+        self.vpos_arr = np.array(vpos, dtype=np.int64)
+        row_class = pools.class_of[self.vpos_arr]
+        self.classes = sorted(set(row_class.tolist()))
+        # the rows of each class (None: all rows are of the one class)
+        self.rows_of = {c: None if len(self.classes) == 1 else np.nonzero(row_class == c)[0]
+                        for c in self.classes}
+
+    def __call__(self, move, scores, fail):
+        c, pools = self.count, self.pools
+        keys = [(pools.key_of(cls, move), cls) for cls in self.classes]
+        if all(key is None for key, _cls in keys):
+            return
+        if move == FAILOVER:
+            m_pos = np.zeros((c, 1), dtype=np.int64)
+        else:
+            m_pos = np.array([ms.index(move) if move in ms else -1 for ms in self.moves_of],
+                             dtype=np.int64).reshape(-1, 1)
+        blocked = fail | (m_pos < 0)
+        shape = blocked.shape if move != FAILOVER else (c, 1)
+        if scores.shape != shape:
+            scores = np.broadcast_to(scores, shape).copy()
+        # scores is this block's own array: mark the infeasible in place
+        np.copyto(scores, np.inf, where=blocked)
+        pools.scored += int(blocked.size - np.count_nonzero(blocked))
+        for key, cls in keys:
+            if key is not None:
+                self._add(pools.pool(key), move, scores, m_pos, self.rows_of[cls])
+
+    def _add(self, pool, move, scores, m_pos, rows_of_class):
+        """Add the candidates near the pool's best among the rows of one class."""
+        if rows_of_class is not None:
+            scores = scores[rows_of_class]
+        low = scores.min() if scores.size else np.inf
+        if not np.isfinite(low):
+            return
+        limit = min(low, pool.best) + pool.band + REL_TOL * abs(min(low, pool.best))
+        rows, cols = np.nonzero(scores <= limit)
+        if rows_of_class is not None:
+            rows = rows_of_class[rows]
+        if move == FAILOVER:
+            col_rank = np.zeros(rows.size, dtype=np.int64)
+            tgt = np.full(rows.size, NO_NODE, dtype=np.int64)
+        else:
+            col_rank = cols + 1
+            tgt = self.node_idx[self.targets[cols]]
+        rank = _encode_rank(self.vpos_arr[rows], col_rank, m_pos[rows, 0], self.n_t)
+        pool.add(scores[rows, cols] if rows_of_class is None else scores[
+            np.searchsorted(rows_of_class, rows), cols], rank, self.inst_idx[rows], move, tgt)
+
+
+def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pools):
+    """Score every wanted move of a block of regular victims; add the best ones
+    to their pools (`_Pools`)."""
     c = len(ins.objs)
     tg = targets.reshape(1, -1)                     # (1, T)
     p = ins.p.reshape(-1, 1)
@@ -369,11 +502,11 @@ def _bulk_block(nd, stats, ins, vpos, targets, node_idx, opts, pool):
     moves_of = [possible_moves(i.mirror, bool(use_sec[r, 0]), opts.inst_moves, opts.disk_moves,
                                opts.restricted_migration, bool(p_off[r, 0]))
                 for r, i in enumerate(ins.objs)]
-    wanted = {m for ms in moves_of for m in ms}
-    emit = _Emitter(pool, moves_of, targets, node_idx, ins, vpos)
+    emit = _Emitter(pools, moves_of, targets, node_idx, ins, vpos)
+    wanted = {m for m in {m for ms in moves_of for m in ms} if pools.wants(emit.classes, m)}
 
     # Failover (internal, use_sec)
-    if use_sec.any():
+    if use_sec.any() and pools.wants(emit.classes, FAILOVER):
         mig = nd.mig_ok[p, s_safe]
         new_s, f1 = _add_pri(nd, int_s, ins, fp, ins.ls, hits_s)
         new_p, f2 = _add_sec(nd, int_p, ins, nd.peers[p, s_safe], fp, ignore_disks=p_off)

@@ -33,12 +33,12 @@ from ...deps import numpy as np
 
 from ...errors import HtoolsError
 from ..metrics import FREE_DISK, FREE_DISK_FORTH, LOAD_METRICS, metric_position
-from ..moves import FAILOVER, FAILOVER_TO_ANY, apply_move, possible_moves
-from .bulk_approx import MOVE_CODES, _Pool, _Stats, _bulk_block
+from ..moves import FAILOVER, apply_move, possible_moves
+from .bulk_approx import MOVE_CODES, _Pools, _Stats, _bulk_block
 from .bulk_arrays import (ABS_TOL, BLOCK, EXACT_PICKS, REL_TOL, SCALAR_PICKS, _Insts, _Nodes,
                           _Tags, _encode_rank)
 from .bulk_exact import ExactScorer, _is_regular
-from .loop import Candidate, instance_moves, search_exhaustive, victims
+from .loop import MIGRATIONS, Candidate, instance_moves, search_exhaustive, victims
 from .move_rows import MoveRows, instance_profile
 from .sparse_folds import unique_rows
 from .unit_groups import MIXED, NO_UNITS, unit_layout, unit_score_parts, victim_unit
@@ -46,25 +46,90 @@ from .unit_groups import MIXED, NO_UNITS, unit_layout, unit_score_parts, victim_
 
 def search_bulk(state, opts, migrations_only=False):
     """The step's best candidate, identical to `loop.search_exhaustive`."""
+    key_of = _migration_key if migrations_only else _any_key
+    try:
+        return search_bulk_by_key(state, opts, victims(state, opts), _one_class, key_of).get(0)
+    except BulkFallback:
+        return search_exhaustive(state, opts, migrations_only)
+
+
+def bests_by_key(state, opts, cand_victims, victim_class, key_of):
+    """`search_bulk_by_key`, or None when only the reference search can decide
+    this step."""
+    try:
+        return search_bulk_by_key(state, opts, cand_victims, victim_class, key_of)
+    except BulkFallback:
+        return None
+
+
+# How the cost-aware search (cost_search.py) finds the bests of several
+# kinds of candidate in one pass.
+search_bulk.bests_by_key = bests_by_key
+
+
+def _one_class(_inst):
+    return 0
+
+
+def _any_key(_cls, _move):
+    return 0
+
+
+def _migration_key(_cls, move):
+    return 0 if move in MIGRATIONS else None
+
+
+class BulkFallback(Exception):
+    """The bulk search cannot decide this step: the reference search must."""
+
+
+def search_bulk_by_key(state, opts, cand_victims, victim_class, key_of):
+    """The best candidate of each kind of candidate wanted, as `search_exhaustive`
+    would find it among those candidates alone: {key: Candidate or None}.
+
+    `victim_class(inst)` is an int class of the victim's candidates and
+    `key_of(class, move)` the kind of a candidate, None when not wanted.
+    Raises BulkFallback when the bulk rules cannot follow the group.
+    """
     if np is None:
         raise HtoolsError("the numpy Python package is required for balancing")
     group = state.group_node_objs()
     online = state.online()
-    cand_victims = victims(state, opts)
     if not cand_victims or not online:
-        return None
+        return {}
     layout = unit_layout(group)
     if layout == MIXED:
         # units the bulk rules cannot follow: only the scalar model scores them
-        return search_exhaustive(state, opts, migrations_only)
+        raise BulkFallback()
     scorer = ExactScorer(group)
-    finite = bool(np.isfinite(scorer.base[scorer.online]).all())
     nd = _Nodes(group)
+    classes = [victim_class(inst) for inst in cand_victims]
+    pools = _Pools(4 * ABS_TOL, np.array(classes, dtype=np.int64), key_of)
+    searches = _split_victims(state, opts, scorer, nd, layout, cand_victims, pools)
+    if searches:
+        pools.band = 4 * max(stats.error_bound for _nd, stats, _ins, _pos in searches)
+        _score_in_bulk(searches, nd, group, online, opts, pools)
+    try:
+        return {key: _choose(state, opts, scorer, nd, pools.by_key.get(key),
+                             pools.exact.get(key, ()), pools.band / 2)
+                for key in set(pools.by_key) | set(pools.exact)}
+    except _Disagreement:
+        # Never expected (tests assert none); the reference search is always right.
+        state.stats.fallbacks += 1
+        raise BulkFallback() from None
+    finally:
+        state.stats.bulk_scored += pools.scored
+        state.stats.exact_scored += scorer.scored
+
+
+def _split_victims(state, opts, scorer, nd, layout, cand_victims, pools):
+    """The bulk searches of the regular victims, one per storage unit their
+    disks take; the others are tried with the scalar model (`pools.exact`)."""
+    group = nd.objs
+    finite = bool(np.isfinite(scorer.base[scorer.online]).all())
     excl_in_group = any(n.excl_storage for n in group)
+    online = state.online()
     online_rank = {idx: r for r, idx in enumerate(online)}
-    pool = _Pool(4 * ABS_TOL)
-    exact_pool = []          # (score, rank, key, result) of scalar-tried candidates
-    # regular victims by the storage unit their disks take (one search each)
     by_unit, charge = {}, {}
     for vpos, inst in enumerate(cand_victims):
         uid = None
@@ -75,41 +140,33 @@ def search_bulk(state, opts, migrations_only=False):
                 charge[inst.idx] = (taken[0] is not None, taken[1])
         if finite and _is_regular(inst, nd.pos, excl_in_group) and (
                 layout == NO_UNITS or inst.idx in charge):
-            members = by_unit.setdefault(uid, ([], []))
+            members = by_unit.setdefault(uid, ([], [], []))
             members[0].append(inst)
             members[1].append(vpos)
+            members[2].append(int(pools.class_of[vpos]))
         else:
-            _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, exact_pool)
-    searches = [_unit_search(scorer, nd, layout, uid, regular, regular_pos, charge)
-                for uid, (regular, regular_pos) in by_unit.items()]
-    if searches:
-        pool.band = 4 * max(stats.error_bound for _nd, stats, _ins, _pos in searches)
-        targets = np.array([nd.pos[t] for t in online], dtype=np.int64)
-        node_idx = np.array([n.idx for n in group], dtype=np.int64)
-        per_block = max(1, BLOCK // max(1, targets.size))
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            for nd_u, stats, all_ins, regular_pos in searches:
-                for start in range(0, len(regular_pos), per_block):
-                    rows = list(range(start, min(len(regular_pos), start + per_block)))
-                    _bulk_block(nd_u, stats, all_ins.take(rows), [regular_pos[r] for r in rows],
-                                targets, node_idx, opts, pool)
-    if migrations_only:
-        pool.keep_moves((FAILOVER, FAILOVER_TO_ANY))
-        exact_pool = [e for e in exact_pool if e[2][1] in (FAILOVER, FAILOVER_TO_ANY)]
-    try:
-        return _choose(state, opts, scorer, nd, pool, exact_pool, pool.band / 2)
-    except _Disagreement:
-        # Never expected (tests assert none); the reference search is always right.
-        state.stats.fallbacks += 1
-        return search_exhaustive(state, opts, migrations_only)
-    finally:
-        state.stats.bulk_scored += pool.scored
-        state.stats.exact_scored += scorer.scored
+            _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, pools)
+    return [_unit_search(scorer, nd, layout, uid, members, charge)
+            for uid, members in by_unit.items()]
 
 
-def _unit_search(scorer, nd, layout, uid, regular, regular_pos, charge):
+def _score_in_bulk(searches, nd, group, online, opts, pools):
+    """Score the regular victims' moves block by block into `pools`."""
+    targets = np.array([nd.pos[t] for t in online], dtype=np.int64)
+    node_idx = np.array([n.idx for n in group], dtype=np.int64)
+    per_block = max(1, BLOCK // max(1, targets.size))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for nd_u, stats, all_ins, regular_pos in searches:
+            for start in range(0, len(regular_pos), per_block):
+                rows = list(range(start, min(len(regular_pos), start + per_block)))
+                _bulk_block(nd_u, stats, all_ins.take(rows), [regular_pos[r] for r in rows],
+                            targets, node_idx, opts, pools)
+
+
+def _unit_search(scorer, nd, layout, uid, members, charge):
     """(nodes, stats, victims, their positions) of the bulk search of the
-    victims whose disks take storage unit `uid` (None: no units at all)."""
+    victims whose disks take storage unit `uid` (None: no units at all);
+    `members` are the victims, their positions and their classes."""
     group = nd.objs
     base, scale, fixed = scorer.base, 1.0, 0.0
     if uid is not None:
@@ -119,7 +176,7 @@ def _unit_search(scorer, nd, layout, uid, regular, regular_pos, charge):
         base = base.copy()
         base[:, FREE_DISK] = now
         base[:, FREE_DISK_FORTH] = forth
-    regular, regular_pos = _first_of_each_kind(regular, regular_pos, nd.pos)
+    regular, regular_pos = _first_of_each_kind(*members, nd.pos)
     tagged = any(i.excl_tags for i in regular)
     if tagged:
         nd.tags = _Tags(group, regular, scorer.online)
@@ -131,16 +188,16 @@ def _unit_search(scorer, nd, layout, uid, regular, regular_pos, charge):
     return nd, stats, all_ins, regular_pos
 
 
-def _first_of_each_kind(regular, regular_pos, group_pos):
+def _first_of_each_kind(regular, regular_pos, classes, group_pos):
     """Only the first victim of each kind: same nodes, same everything the
-    node algebra reads.  Any move of a later one leaves every node exactly as
-    the same move of the first does, so it scores the same to the last bit and
-    loses the tie to the earlier victim (hbal's order)."""
+    node algebra reads, same class.  Any move of a later one leaves every node
+    exactly as the same move of the first does, so it scores the same to the
+    last bit and loses the tie to the earlier victim (hbal's order)."""
     seen = set()
     kept, kept_pos = [], []
-    for inst, vpos in zip(regular, regular_pos):
+    for inst, vpos, cls in zip(regular, regular_pos, classes):
         kind = (group_pos[inst.pnode], group_pos.get(inst.snode, -1), inst.location_score,
-                instance_profile(inst))
+                instance_profile(inst), cls)
         if kind not in seen:
             seen.add(kind)
             kept.append(inst)
@@ -177,14 +234,18 @@ def _identical_metrics(nd, online, regular):
     return same
 
 
-# Radix of the move digit of a rank: above every move position in a per-target list.
-def _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, exact_pool):
-    """Try every move of one instance with the scalar model and score it exactly."""
+def _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, pools):
+    """Try every wanted move of one instance with the scalar model and score it
+    exactly, into `pools.exact`."""
+    cls = int(pools.class_of[vpos])
     use_sec = inst.snode in online_rank and opts.inst_moves
     moves = possible_moves(inst.mirror, use_sec, opts.inst_moves, opts.disk_moves,
                            opts.restricted_migration, state.nodes[inst.pnode].offline)
     tried = []
     for move, target in instance_moves(state, inst, online, opts):
+        pool_key = pools.key_of(cls, move)
+        if pool_key is None:
+            continue
         result = apply_move(state.nodes, inst, move, target, opts.force)
         if isinstance(result, str):
             continue
@@ -192,10 +253,10 @@ def _scalar_instance(state, inst, vpos, online, online_rank, opts, scorer, exact
             rank = _encode_rank(vpos, 0, 0, len(online))
         else:
             rank = _encode_rank(vpos, online_rank[target] + 1, moves.index(move), len(online))
-        tried.append((rank, (inst.idx, move, target), result))
-    scores = scorer.scores([t[2][0] for t in tried])
-    for (rank, key, result), score in zip(tried, scores):
-        exact_pool.append((score, rank, key, result))
+        tried.append((pool_key, rank, (inst.idx, move, target), result))
+    scores = scorer.scores([t[3][0] for t in tried])
+    for (pool_key, rank, key, result), score in zip(tried, scores):
+        pools.exact.setdefault(pool_key, []).append((score, rank, key, result))
 
 
 class _Disagreement(Exception):
@@ -216,7 +277,7 @@ def _choose(state, opts, scorer, nd, pool, exact_pool, tolerance):
         rows = state.caches["move_rows"] = MoveRows(state.nodes, state.group_nodes, opts.force)
     for entry in exact_pool:
         best = _pick(best, entry)
-    arrays = pool.arrays()
+    arrays = None if pool is None else pool.arrays()
     if arrays is not None:
         approx, rank, inst, move, target = arrays
         order = np.argsort(approx, kind="stable")
