@@ -249,7 +249,8 @@ integration-tests: deps link
 # one: namespace htools-lab-31, /tmp/htools-lab-31, RAPI ports 5250-5251
 # (the fleet test's second lab: htools-lab-31-fleet, 5252-5253); GNTLAB_NS,
 # GNTLAB_BASE and GNTLAB_RAPI_PORT override them.  One lab, no workers.
-# Not in make test (about 30 minutes on a quiet machine).
+# Not in make test: 43 minutes in the first run (53 passed), on two cores
+# busy with other labs too.
 integration-3.1: deps link
 	@if [ "$$(id -u)" != 0 ]; then \
 	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \
