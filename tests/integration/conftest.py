@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Integration tests against a real Ganeti 3.0.2 cluster (tests/lab/up.sh).
+"""Integration tests against a real Ganeti 3.0.2 cluster (tests/lab/up.sh);
+GNTLAB_GANETI=3.1 runs them against Ganeti 3.1 (`make integration-3.1`).
 
 The `lab` fixture brings the lab up once per session and tears it down at the
 end.  Without root or without `ip netns` the tests are skipped, unless
@@ -47,6 +48,9 @@ def _worker_lab_settings():
                       GNTLAB_RAPI_PORT=str(5090 + 20 * number))
 
 
+# GNTLAB_NS set by hand (not by _worker_lab_settings): a lab of one's own,
+# whose fleet test gets a second lab of its own too (see SECOND_LAB)
+_OWN_LAB = 'GNTLAB_NS' in os.environ
 _worker_lab_settings()
 
 
@@ -134,6 +138,10 @@ def lab():
 # clears it if it is left behind.
 SECOND_LAB = {'GNTLAB_NS': 'htools-lab-fleet', 'GNTLAB_BASE': '/tmp/htools-lab-fleet',
               'GNTLAB_RAPI_PORT': '5150'}
+if _OWN_LAB:    # beside a lab of one's own settings: NS-fleet, BASE-fleet, its port + 2
+    _OWN = lab_settings()
+    SECOND_LAB = {'GNTLAB_NS': _OWN['GNTLAB_NS'] + '-fleet', 'GNTLAB_BASE': _OWN['GNTLAB_BASE'] + '-fleet',
+                  'GNTLAB_RAPI_PORT': str(int(_OWN['GNTLAB_RAPI_PORT']) + 2)}
 
 
 @pytest.fixture(scope='module')

@@ -75,6 +75,7 @@ class Lab:
         self.ca = facts['GNTLAB_CA']
         self.seed = int(facts['GNTLAB_SEED'])
         self.nodes_count = int(facts['GNTLAB_NODES'])
+        self.ganeti = facts.get('GNTLAB_GANETI', '3.0')     # the Ganeti version it runs
         self.session = requests.Session()
         self.session.auth = (self.user, self.password)
         self.session.headers['Content-Type'] = 'application/json'

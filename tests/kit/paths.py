@@ -26,7 +26,9 @@ LAB_DIR = os.path.join(TESTS_DIR, 'lab')          # the integration lab's script
 EXAMPLE = os.path.join(REPO_ROOT, 'playbooks', 'files', 'example.data')
 
 # -- the real htools (Debian package ganeti-htools-3.0) -----------------------
-HTOOLS_ROOT = '/usr/lib/ganeti/3.0'
+# a lab on another Ganeti version (GNTLAB_GANETI=3.1, tests/lab/up.sh) is
+# checked against that version's htools
+HTOOLS_ROOT = '/usr/lib/ganeti/' + (os.environ.get('GNTLAB_GANETI') or '3.0')
 DEFAULT_HBAL = HTOOLS_ROOT + '/usr/bin/hbal'
 HBAL = os.environ.get('HTOOLS_HBAL') or os.environ.get('HBAL') or DEFAULT_HBAL
 HTOOLS_BIN = os.path.dirname(HBAL)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The integration-test lab of ganeti.htools: a real Ganeti 3.0.2 cluster
 # (Debian packages, fake hypervisor) on this one machine, reachable only
-# through https://127.0.0.1:$GNTLAB_RAPI_PORT.
+# through https://127.0.0.1:$GNTLAB_RAPI_PORT.  GNTLAB_GANETI=3.1 runs
+# Ganeti 3.1 instead, beside the host's 3.0 (see "Ganeti version" below).
 #
 # How it is built
 #  * Each Ganeti node is a "virtual cluster" node (Ganeti's own vcluster mode,
@@ -19,6 +20,13 @@
 #  * /etc/hosts and /etc/ssh inside the namespace come from /etc/netns/$NS,
 #    which `ip netns exec` bind-mounts over /etc; the host's own files are
 #    never touched.
+#  * Ganeti version: the host's /etc/ganeti/lib and share symlinks pick the
+#    version every Ganeti command and daemon runs (3.0).  With
+#    GNTLAB_GANETI=3.1, /etc/netns/$NS/ganeti holds the same symlinks to
+#    the 3.1 trees (hacking/ganeti31.sh puts them beside 3.0's), and `ip
+#    netns exec` bind-mounts it over /etc/ganeti: every process of the lab
+#    (they all enter the namespace that way, sshd included) runs 3.1, while
+#    the host and the other labs keep 3.0.
 #  * RAPI serves a certificate signed by a throw-away test CA
 #    ($GNTLAB_BASE/ca.pem), valid for IP:127.0.0.1 and DNS:localhost, so
 #    clients can verify TLS properly.
@@ -32,6 +40,7 @@
 #         GNTLAB_SEED (0)   running sharedfile instances to create, all on node1
 #         GNTLAB_NODE_MEM (8192)  memory of every node in MiB (the node daemons
 #                 see a fixed /proc/meminfo), or "host" (the host's, drifting)
+#         GNTLAB_GANETI (3.0)  Ganeti version: 3.0 (the host's) or 3.1
 #         GNTLAB_KEEP_FAILED=1   keep a half-built lab for debugging
 # Writes: $GNTLAB_BASE/lab.env (connection facts, shell syntax), ca.pem, gnt
 # Undo:   down.sh  (same environment)
@@ -50,6 +59,7 @@ RO_USER=${GNTLAB_RAPI_RO_USER:-htools-reader}
 RO_PASS=${GNTLAB_RAPI_RO_PASS:-htools-lab-Ro-2208}
 SEED=${GNTLAB_SEED:-0}
 NODE_MEM=${GNTLAB_NODE_MEM:-8192}  # MiB per node, or "host" for the host's drifting meminfo
+GANETI=${GNTLAB_GANETI:-3.0}
 NAMES=${GNTLAB_INSTANCES:-20}     # instanceN names listed in the namespace's /etc/hosts
 CLUSTER=cluster                   # vcluster-setup's naming convention
 CLUSTER_IP=$PREFIX.1
@@ -74,6 +84,7 @@ if ! [[ $NODES =~ ^[0-9]+$ ]] || (( NODES < 1 || NODES > 20 )); then die "NODES 
 if ! [[ $SEED =~ ^[0-9]+$ ]] || (( SEED > NAMES )); then die "GNTLAB_SEED must be 0..$NAMES"; fi
 [[ $NODE_MEM == host ]] || { [[ $NODE_MEM =~ ^[0-9]+$ ]] && (( NODE_MEM >= 2048 )); } \
   || die "GNTLAB_NODE_MEM must be a size in MiB >= 2048, or host"
+[[ $GANETI == 3.0 || $GANETI == 3.1 ]] || die "GNTLAB_GANETI must be 3.0 or 3.1"
 [[ $(id -u) == 0 ]] || die "must run as root"
 if ! command -v ip >/dev/null || ! ip netns list >/dev/null 2>&1; then die "'ip netns' is not usable here"; fi
 [[ $PREFIX =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "GNTLAB_PREFIX must look like 198.51.100"
@@ -130,7 +141,9 @@ if (( ${#need[@]} )); then
     || { "${apt[@]}" update -q >/dev/null \
          && "${apt[@]}" install -y -q --no-install-recommends "${need[@]}" >/dev/null; }
 fi
-say "packages present"
+# 3.1 beside the host's 3.0 (bookworm-backports, unpacked; not an apt install)
+[[ $GANETI == 3.0 ]] || "$HERE/../../hacking/ganeti31.sh"
+say "packages present (Ganeti $GANETI)"
 
 # ------------------------------------------------------------------ 1. isolated namespace
 # A veth pair needs a peer, and both ends stay INSIDE the namespace: eth0
@@ -187,6 +200,15 @@ PidFile /run/sshd-$NS.pid
 Subsystem sftp /usr/lib/openssh/sftp-server
 EOF
 printf '\nHost *\n    IdentityFile /etc/ssh/lab_id_ed25519\n' >>"$S/ssh_config"
+if [[ $GANETI != 3.0 ]]; then
+  # the namespace's /etc/ganeti (ip netns exec mounts it): the version's trees
+  mkdir "$ETCNS/ganeti"
+  ln -s "/usr/lib/ganeti/$GANETI" "$ETCNS/ganeti/lib"
+  ln -s "/usr/share/ganeti/$GANETI" "$ETCNS/ganeti/share"
+  cp -a /etc/ganeti/kvm-ifup-os /etc/ganeti/xen-ifup-os "$ETCNS/ganeti/" 2>/dev/null || true
+  v=$(in_ns /usr/sbin/gnt-cluster --version | sed -n 's/.*) //p')
+  [[ $v == "$GANETI".* ]] || die "the namespace runs Ganeti '$v', not $GANETI"
+fi
 mkdir -p /run/sshd
 in_ns /usr/sbin/sshd -t
 in_ns /usr/sbin/sshd
@@ -211,7 +233,8 @@ if [[ $NODE_MEM != host ]]; then
   } >"$BASE/meminfo"
   chmod 444 "$BASE/meminfo"
 fi
-/usr/lib/ganeti/tools/vcluster-setup -E -N -c "$NODES" -i 0 -p "$PREFIX" "$VC" \
+# inside the namespace: its /etc/ganeti picks the version's vcluster-setup
+in_ns /usr/lib/ganeti/tools/vcluster-setup -E -N -c "$NODES" -i 0 -p "$PREFIX" "$VC" \
   >"$BASE/vcluster-setup.log" 2>&1
 for ((n = 1; n <= NODES; n++)); do
   d=$VC/node$n
@@ -265,7 +288,9 @@ on_node 1 gnt-cluster init --no-etc-hosts --no-ssh-init \
   --nic-parameters=mode=bridged,link=br0 \
   --ipolicy-bounds-specs=min:disk-size=0,cpu-count=1,disk-count=0,memory-size=1,nic-count=0,spindle-use=0/max:disk-size=1048576,cpu-count=8,disk-count=16,memory-size=32768,nic-count=8,spindle-use=12 \
   "$CLUSTER" >"$BASE/cluster-init.log" 2>&1
-say "cluster initialised, master node1"
+v=$(on_node 1 gnt-cluster version | sed -n 's/^Software version: //p')
+[[ $v == "$GANETI".* ]] || die "the cluster runs Ganeti '$v', not $GANETI"
+say "cluster initialised, master node1, Ganeti $v"
 for ((n = 2; n <= NODES; n++)); do
   on_node 1 gnt-node add --no-ssh-key-check "node$n" >>"$BASE/cluster-init.log" 2>&1
   say "node$n added"
@@ -381,6 +406,7 @@ GNTLAB_BASE=$BASE
 GNTLAB_NODES=$NODES
 GNTLAB_SEED=$SEED
 GNTLAB_NODE_MEM=$NODE_MEM
+GNTLAB_GANETI=$GANETI
 GNTLAB_RAPI_PORT=$RAPI_PORT
 GNTLAB_RAPI_URL=https://127.0.0.1:$RAPI_PORT
 GNTLAB_HELPER_URL=https://127.0.0.1:$HELPER_PORT
@@ -395,9 +421,9 @@ EOF
 trap - ERR EXIT
 say "lab up"
 cat <<EOF
-htools lab up: $NODES node(s), seed $SEED, namespace $NS (isolated)
+htools lab up: Ganeti $GANETI, $NODES node(s), seed $SEED, namespace $NS (isolated)
   RAPI : https://127.0.0.1:$RAPI_PORT  CA $BASE/ca.pem  users $RAPI_USER (write), $RO_USER (read)
   CLI  : $BASE/gnt gnt-instance list
-  hbal : /usr/lib/ganeti/3.0/usr/bin/hbal -m https://127.0.0.1:$RAPI_PORT
+  hbal : /usr/lib/ganeti/$GANETI/usr/bin/hbal -m https://127.0.0.1:$RAPI_PORT
   facts: $BASE/lab.env     tear down: $HERE/down.sh
 EOF
