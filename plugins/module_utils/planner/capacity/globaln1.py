@@ -14,12 +14,20 @@ left out, as hspace's options ask.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from ..metrics import cluster_score
 from ..moves import FAILOVER, FAILOVER_TO_ANY
 from ..evacuate.capacity import SHARED
 from ..evacuate.policy import policy_failure
 from ..evacuate.single import best_single, pick_last_min
 from ..evacuate.state import EvacState, Failed, apply
+
+
+class Verdict(namedtuple("Verdict", "redundant lasting")):
+    """A redundancy answer; `lasting` when it is "no" for a reason that more
+    instances on the same nodes cannot take away (see `_quick_verdict`)."""
+    __slots__ = ()
 
 
 class Checker:
@@ -30,9 +38,13 @@ class Checker:
         self.data = data
         self.skip_offline = skip_offline
         self.ignore_groups = frozenset(ignore_groups)
-        # node idx -> (the node objects its last check read, its result); nodes
-        # are replaced, never changed, so the same objects give the same answer
+        # (node idx, scored over all) -> [the node objects its last check read,
+        # the quick verdict, the simulated one or None]; nodes are replaced,
+        # never changed, so the same objects give the same answers
         self.cache = {}
+        # the nodes that failed last, tried first: the answer is an "and" over
+        # all nodes, so the order they are asked in changes nothing but the time
+        self.suspects = []
 
     def checked(self, nodes, scope=None):
         pool = nodes if scope is None else [nodes[k] for k in scope]
@@ -41,23 +53,45 @@ class Checker:
 
     def redundant(self, nodes, insts, scope=None):
         """Every checked node (of `scope`, node indices, default all) evacuable?"""
+        return self.check(nodes, insts, scope).redundant
+
+    def check(self, nodes, insts, scope=None):
+        """redundant() as a Verdict: the certain answers of every node first,
+        then the simulations of the nodes that need one."""
         state = EvacState(self.data, nodes, insts)
         score_over = None if scope is None else list(scope)
-        for ndx in self.checked(nodes, scope):
-            deps = _depends_on(state, nodes, insts, ndx, score_over)
-            key = (ndx, score_over is None)
-            hit = self.cache.get(key)
-            if hit is not None and len(hit[0]) == len(deps) and \
-                    all(a is b for a, b in zip(hit[0], deps)):
-                ok = hit[1]
-            else:
-                ok = _quick_verdict(state, nodes, insts, ndx)
-                if ok is None:
-                    ok = can_evacuate(state, nodes, insts, ndx, score_over)
-                self.cache[key] = (deps, ok)
-            if not ok:
-                return False
-        return True
+        simulate = []
+        for ndx in self._suspects_first(self.checked(nodes, scope)):
+            entry = self._entry(state, nodes, insts, ndx, score_over)
+            if entry[1] is False:
+                return self._failed(ndx, True)
+            if entry[1] is None:
+                simulate.append((ndx, entry))
+        for ndx, entry in simulate:
+            if entry[2] is None:
+                entry[2] = can_evacuate(state, nodes, insts, ndx, score_over)
+            if not entry[2]:
+                return self._failed(ndx, False)
+        return Verdict(True, False)
+
+    def _entry(self, state, nodes, insts, ndx, score_over):
+        deps = _depends_on(state, nodes, insts, ndx, score_over)
+        key = (ndx, score_over is None)
+        hit = self.cache.get(key)
+        if hit is not None and len(hit[0]) == len(deps) and \
+                all(a is b for a, b in zip(hit[0], deps)):
+            return hit
+        entry = self.cache[key] = [deps, _quick_verdict(state, nodes, insts, ndx), None]
+        return entry
+
+    def _suspects_first(self, checked):
+        present = set(checked)
+        first = [k for k in self.suspects if k in present]
+        return first + [k for k in checked if k not in set(first)]
+
+    def _failed(self, ndx, lasting):
+        self.suspects = [ndx] + [k for k in self.suspects if k != ndx][:3]
+        return Verdict(False, lasting)
 
     def group_redundant(self, nodes, insts, gdx):
         """redundantGrp: the group's nodes only (scores over them too)."""
@@ -138,7 +172,14 @@ def _failover_room(nodes, insts, node, drbd):
 
 
 def _quick_verdict(state, nodes, insts, ndx):
-    """can_evacuate's answer when it is certain without the simulation, else None."""
+    """can_evacuate's answer when it is certain without the simulation, else None.
+
+    A False here stays False when instances are only added to the cluster
+    (new instances on any nodes, nothing removed): a failover that failed on
+    memory, disk or tags finds at most as much room, and diskless instances
+    that could not all fit into the other nodes' memory cannot fit with more
+    of them and less memory either (any placement of them all would place
+    the old ones too)."""
     node = nodes[ndx]
     drbd, other = [], []
     for idx in node.p_list:
