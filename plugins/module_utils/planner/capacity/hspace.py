@@ -133,7 +133,7 @@ class Allocator:
                 new_nodes = list(nodes)
                 for idx, node in item[1].items():
                     new_nodes[idx] = node
-                return self.checker.redundant(new_nodes, insts + [item[2]])
+                return self.checker.check(new_nodes, insts + [item[2]], first=item[1]).redundant
         try:
             if self.singles is not None:
                 if not self.targets:
@@ -202,7 +202,7 @@ class Allocator:
         nodes = list(state.nodes)
         for idx, node in sol.best[1].items():
             nodes[idx] = node
-        verdict = self.checker.check(nodes, state.insts + [sol.best[2]])
+        verdict = self.checker.check(nodes, state.insts + [sol.best[2]], first=sol.best[1])
         return not verdict.redundant and verdict.lasting
 
     def tiered(self, state, limit, newinst):

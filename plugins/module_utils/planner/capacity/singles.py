@@ -20,9 +20,8 @@ from ..evacuate.policy import policy_failure
 from ..evacuate.state import copy_node
 from ..metrics import needs_unit_metric, node_values
 from .alloc import Solution, try_alloc
-from .ranking import Board, ranked
+from .ranking import BoardKeeper, numeric_row, ranked
 
-KEEP_BOARDS = 4             # the clusters of the last few tries
 KEEP_TRIALS = 50000         # node objects whose answers are kept, per size
 
 
@@ -33,11 +32,14 @@ def size_key(inst):
 
 class Offer:
     """One target's answer to an instance: the failure, or the node with it."""
-    __slots__ = ("target", "fail", "node", "row", "inst_idx", "node_was")
+    __slots__ = ("target", "fail", "node", "row", "vector", "inst_idx", "node_was")
 
     def __init__(self, target, fail, node, inst_idx, node_was):
         self.target, self.fail, self.node, self.inst_idx = target, fail, node, inst_idx
-        self.row = None if node is None else node_values(node)
+        self.row = self.vector = None
+        if node is not None:
+            self.row = node_values(node)
+            self.vector = numeric_row(self.row)
         self.node_was = node_was        # the target as it was (kept: ids stay unique)
 
 
@@ -51,17 +53,22 @@ class SingleTries:
         self.force = force
         self.policy_fail = {}
         self.offers = {}        # size key -> {id(node): Offer}
-        self.boards = []        # [(node list, Board)], newest last
+        self.boards = BoardKeeper()
+        self.by_units = None
 
     def solve(self, nodes, inst, good=None):
         """alloc.try_alloc(data, nodes, inst, targets, 1, force, good)."""
-        if needs_unit_metric(nodes):
+        if self.by_units is None:       # storage units are the loaded ones throughout
+            self.by_units = needs_unit_metric(nodes)
+        if self.by_units:
             return try_alloc(self.data, nodes, inst, self.targets, 1, self.force, good)
-        offers = [self._offer(nodes, t, inst) for t in self.targets]
+        known = self.offers.setdefault(size_key(inst), {})
+        offers = [self._offer(known, nodes, t, inst) for t in self.targets]
         fails = [o.fail for o in offers if o.fail is not None]
         collected = [o for o in reversed(offers) if o.fail is None]
-        board = self._board(nodes)
-        order = ranked(board, [o.target for o in collected], [o.row for o in collected])
+        board = self.boards.board(nodes)
+        order = ranked(board, [o.target for o in collected], [o.row for o in collected],
+                       [o.vector for o in collected])
         if order is None:
             order = self._scored_order(board, collected)
         sol = Solution()
@@ -76,9 +83,9 @@ class SingleTries:
         sol.allocs = len(collected) - dropped
         return sol
 
-    def _offer(self, nodes, t_idx, inst):
+    def _offer(self, known, nodes, t_idx, inst):
+        """The Offer of node `t_idx` for `inst`; `known` holds the offers for its size."""
         node = nodes[t_idx]
-        known = self.offers.setdefault(size_key(inst), {})
         offer = known.get(id(node))
         if offer is not None and offer.node_was is node:
             return offer
@@ -105,24 +112,6 @@ class SingleTries:
         placed = inst.copy()
         placed.pnode, placed.snode = offer.target, -1
         return (score, {offer.target: node}, placed)
-
-    def _board(self, nodes):
-        """The Board of `nodes`, patched from the latest one where it differs."""
-        for kept, board in reversed(self.boards):
-            if kept is nodes:
-                return board
-        if self.boards and len(self.boards[-1][0]) == len(nodes):
-            kept, board = self.boards[-1]
-            changed = [k for k, n in enumerate(nodes) if n is not kept[k]]
-            same_status = all(bool(nodes[k].offline) != board.online[k] for k in changed)
-            board = board.replaced({k: node_values(nodes[k]) for k in changed}) \
-                if same_status and len(changed) <= len(nodes) // 4 else None
-        else:
-            board = None
-        if board is None:
-            board = Board([node_values(n) for n in nodes], [not n.offline for n in nodes])
-        self.boards = self.boards[-(KEEP_BOARDS - 1):] + [(nodes, board)]
-        return board
 
     @staticmethod
     def _scored_order(board, collected):

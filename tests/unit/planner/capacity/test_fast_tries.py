@@ -123,7 +123,7 @@ def test_the_bounds_hold_the_exact_scores(tmp_path):
         nodes, _insts = _grow(data, list(data.nodes), tries, _inst(data, 128), 20)
         board = ranking.Board([node_values(n) for n in nodes], [not n.offline for n in nodes])
         inst = _inst(data, 384)
-        offers = [tries._offer(nodes, t, inst) for t in targets]        # pylint: disable=protected-access
+        offers = [tries._offer({}, nodes, t, inst) for t in targets]        # pylint: disable=protected-access
         offers = [o for o in offers if o.fail is None]
         est = ranking.estimates(board, [o.target for o in offers], [o.row for o in offers])
         if est is None:
@@ -155,3 +155,49 @@ def test_board_patches_equal_a_new_board(tmp_path):
     fresh = ranking.Board([node_values(n) for n in grown], [not n.offline for n in grown])
     assert patched.values == fresh.values
     assert (patched.matrix == fresh.matrix).all()
+
+
+def test_batch_exact_scores_are_the_full_scores(tmp_path):
+    checked = 0
+    for seed in range(40):
+        data = _cluster(tmp_path, capacity_gen.generate(seed)[0])
+        targets = alloc_nodes(data.nodes, lambda g: True, 1)
+        if not targets:
+            continue
+        nodes = list(data.nodes)
+        board = ranking.Board([node_values(n) for n in nodes], [not n.offline for n in nodes])
+        tries = SingleTries(data, targets)
+        offers = [tries._offer({}, nodes, t, _inst(data, 256)) for t in targets]  # pylint: disable=protected-access
+        offers = [o for o in offers if o.fail is None]
+        if not offers:
+            continue
+        batch = board.exact_scores([o.target for o in offers], [o.row for o in offers],
+                                   [o.vector for o in offers])
+        for offer, score in zip(offers, batch):
+            changed = list(nodes)
+            changed[offer.target] = offer.node
+            assert score == cluster_score(changed)
+            checked += 1
+        checked += any(n.offline for n in nodes)
+    assert checked > 40
+
+
+def test_exact_scores_replace_offline_rows_too(tmp_path):
+    replaced_offline = 0
+    for seed in range(60):
+        data = _cluster(tmp_path, capacity_gen.generate(seed)[0])
+        nodes = list(data.nodes)
+        board = ranking.Board([node_values(n) for n in nodes], [not n.offline for n in nodes])
+        inst = _inst(data, 128)
+        for node in nodes:
+            new = node.copy()
+            if new.add_pri(inst, True) is not None:
+                continue
+            changed = list(nodes)
+            changed[node.idx] = new
+            row = node_values(new)
+            assert board.exact_score(node.idx, row) == cluster_score(changed)
+            assert board.exact_scores([node.idx], [row], [ranking.numeric_row(row)]) == \
+                [cluster_score(changed)]
+            replaced_offline += node.offline
+    assert replaced_offline

@@ -14,7 +14,9 @@ from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare impo
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.alloc import (
     alloc_nodes)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.globaln1 import (
-    Checker, can_evacuate)
+    Checker, _quick_verdict, can_evacuate)
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.quickn1 import (
+    QuickN1)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.hspace import (
     Allocator, RSpec, State, inst_from_spec)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.state import (
@@ -108,3 +110,22 @@ def test_only_certain_failures_last(tmp_path, mems, verdict):
     data = _three_nodes(tmp_path, mems)
     assert tuple(Checker(data).check(data.nodes, data.instances)) == verdict
     assert _every_node_evacuable(data, data.nodes, data.instances) == verdict[0]
+
+
+@pytest.mark.parametrize("template", ["diskless", "drbd", "plain"])
+def test_certain_answers_at_once_are_the_one_by_one_answers(tmp_path, template):
+    compared = set()
+    for seed in range(40):
+        data = _data(tmp_path, seed)
+        quick = QuickN1(data)
+        for nodes, insts in _states(data, template, 1024):
+            state = EvacState(data, nodes, insts)
+            state.frees = [n.unallocated_mem() for n in nodes]
+            plain = [(n.idx, quick.profile(n, nodes, insts)) for n in nodes]
+            plain = [(k, p) for k, p in plain if p is not None]
+            answers = quick.verdicts([k for k, _p in plain], [p for _k, p in plain],
+                                     state.frees, [n.f_dsk for n in nodes])
+            for (ndx, _p), answer in zip(plain, answers):
+                assert answer is _quick_verdict(state, nodes, insts, ndx)
+                compared.add(answer)
+    assert compared == ({True, False, None} if template == "diskless" else {True, False})
