@@ -64,7 +64,7 @@ def _order(solve):
 def _grow(data, nodes, tries, inst, steps):
     """`steps` placements of copies of `inst`, as hspace's unchecked steps."""
     insts = list(data.instances)
-    for _ in range(steps):
+    for _step in range(steps):
         new = inst.copy()
         new.idx = len(insts)
         sol = tries.solve(nodes, new)

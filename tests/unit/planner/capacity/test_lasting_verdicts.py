@@ -44,7 +44,7 @@ def _states(data, template, mem):
         return
     alloc = Allocator(data, targets, required, False, Checker(data))
     state = State([], list(data.nodes), list(data.instances), [])
-    for _ in range(12):
+    for _step in range(12):
         yield state.nodes, state.insts
         nxt = alloc.small_steps(state, 1, inst_from_spec(RSpec(mem, 1024, 1, 1), template, 1),
                                 False)
