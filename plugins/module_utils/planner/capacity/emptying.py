@@ -23,7 +23,7 @@ from ..metrics import needs_unit_metric
 from ..moves import FAILOVER_TO_ANY
 from .ranking import BoardKeeper, ranked
 
-KEEP_TAKES = 50000          # (target, instance) answers kept
+KEEP_TAKES = 10000          # (target, instance) answers kept
 
 
 class Emptier:

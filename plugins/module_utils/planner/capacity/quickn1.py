@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ...deps import numpy as np
 
-KEEP_PROFILES = 50000
+KEEP_PROFILES = 10000
 
 
 class Profile:

@@ -129,7 +129,7 @@ class BoardKeeper:
     latest one in a few nodes gets that board with those rows replaced, any
     other is stacked from the rows known."""
 
-    def __init__(self, keep=4, rows=50000):
+    def __init__(self, keep=4, rows=10000):
         self.keep = keep
         self.kept = []          # [(node list, Board)], newest last
         self.rows = {}          # id(node) -> Scored

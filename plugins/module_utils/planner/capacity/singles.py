@@ -22,7 +22,7 @@ from ..metrics import needs_unit_metric, node_values
 from .alloc import Solution, try_alloc
 from .ranking import BoardKeeper, numeric_row, ranked
 
-KEEP_TRIALS = 50000         # node objects whose answers are kept, per size
+KEEP_TRIALS = 10000         # node objects whose answers are kept, per size
 
 
 def size_key(inst):
@@ -62,7 +62,10 @@ class SingleTries:
             self.by_units = needs_unit_metric(nodes)
         if self.by_units:
             return try_alloc(self.data, nodes, inst, self.targets, 1, self.force, good)
-        known = self.offers.setdefault(size_key(inst), {})
+        key = size_key(inst)
+        if key not in self.offers and len(self.offers) >= 2:      # the sizes of the last tries
+            self.offers.pop(next(iter(self.offers)))
+        known = self.offers.setdefault(key, {})
         offers = [self._offer(known, nodes, t, inst) for t in self.targets]
         fails = [o.fail for o in offers if o.fail is not None]
         collected = [o for o in reversed(offers) if o.fail is None]
