@@ -205,12 +205,10 @@ FREE_DISK = metric_position("free_disk_cv")
 FREE_DISK_FORTH = metric_position("free_disk_cv_forth")
 
 
-def metric_values(nodes):
-    """The 20 metric values over `nodes` (group nodes, ascending index)."""
-    online = [node_values(n) for n in nodes if not n.offline]
-    if not online:
-        return None   # hbal: no online node means no statistics and score 0
-    offline = [node_values(n) for n in nodes if n.offline]
+def row_metric_values(online, offline):
+    """The 20 metric values of node_values rows (online rows not empty), the
+    free-disk metrics as p_dsk gives them (metric_values corrects them for
+    several storage units)."""
     result = []
     for pos, (_name, _weight, stat, which) in enumerate(METRICS):
         rows = online if which == ONLINE else offline
@@ -221,6 +219,15 @@ def metric_values(nodes):
             result.append(seq_sum(column))
         else:
             result.append(map_stat(column))
+    return result
+
+
+def metric_values(nodes):
+    """The 20 metric values over `nodes` (group nodes, ascending index)."""
+    online = [node_values(n) for n in nodes if not n.offline]
+    if not online:
+        return None   # hbal: no online node means no statistics and score 0
+    result = row_metric_values(online, [node_values(n) for n in nodes if n.offline])
     ids, single = online_units(nodes)
     if ids and not single:
         rows = unit_metrics(nodes, ids)

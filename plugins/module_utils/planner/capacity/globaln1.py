@@ -14,12 +14,21 @@ left out, as hspace's options ask.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from ..metrics import cluster_score
-from ..moves import FAILOVER, FAILOVER_TO_ANY
 from ..evacuate.capacity import SHARED
 from ..evacuate.policy import policy_failure
-from ..evacuate.single import best_single, pick_last_min
-from ..evacuate.state import EvacState, Failed, apply
+from ..evacuate.single import pick_last_min
+from ..evacuate.state import EvacState
+from .emptying import Emptier
+from .quickn1 import QuickN1
+
+
+class Verdict(namedtuple("Verdict", "redundant lasting")):
+    """A redundancy answer; `lasting` when it is "no" for a reason that more
+    instances on the same nodes cannot take away (see `_quick_verdict`)."""
+    __slots__ = ()
 
 
 class Checker:
@@ -30,9 +39,15 @@ class Checker:
         self.data = data
         self.skip_offline = skip_offline
         self.ignore_groups = frozenset(ignore_groups)
-        # node idx -> (the node objects its last check read, its result); nodes
-        # are replaced, never changed, so the same objects give the same answer
+        # (node idx, scored over all) -> [the node objects its last simulation
+        # read, None, its answer or None]; nodes are replaced, never changed,
+        # so the same objects give the same answers
         self.cache = {}
+        # the nodes that failed last, tried first: the answer is an "and" over
+        # all nodes, so the order they are asked in changes nothing but the time
+        self.suspects = []
+        self.emptier = Emptier()
+        self.quick = QuickN1(data)
 
     def checked(self, nodes, scope=None):
         pool = nodes if scope is None else [nodes[k] for k in scope]
@@ -41,23 +56,66 @@ class Checker:
 
     def redundant(self, nodes, insts, scope=None):
         """Every checked node (of `scope`, node indices, default all) evacuable?"""
+        return self.check(nodes, insts, scope).redundant
+
+    def check(self, nodes, insts, scope=None, first=()):
+        """redundant() as a Verdict: the certain answers of every node first,
+        then the simulations of the nodes that need one.  The nodes `first`
+        (those just changed, say) and the ones that failed last are asked
+        first."""
         state = EvacState(self.data, nodes, insts)
+        state.frees = [n.unallocated_mem() for n in nodes]
         score_over = None if scope is None else list(scope)
-        for ndx in self.checked(nodes, scope):
-            deps = _depends_on(state, nodes, insts, ndx, score_over)
-            key = (ndx, score_over is None)
-            hit = self.cache.get(key)
-            if hit is not None and len(hit[0]) == len(deps) and \
-                    all(a is b for a, b in zip(hit[0], deps)):
-                ok = hit[1]
-            else:
-                ok = _quick_verdict(state, nodes, insts, ndx)
-                if ok is None:
-                    ok = can_evacuate(state, nodes, insts, ndx, score_over)
-                self.cache[key] = (deps, ok)
-            if not ok:
-                return False
-        return True
+        order, ahead = self._suspects_first(self.checked(nodes, scope), first)
+        simulate = []
+        for part in (order[:ahead], order[ahead:]):
+            for ndx, quick in zip(part, self._certain(state, nodes, insts, part)):
+                if quick is False:
+                    return self._failed(ndx, True)
+                if quick is None:
+                    simulate.append(ndx)
+        for ndx in simulate:
+            entry = self._entry(state, nodes, insts, ndx, score_over)
+            if entry[2] is None:
+                entry[2] = can_evacuate(state, nodes, insts, ndx, score_over, self.emptier)
+            if not entry[2]:
+                return self._failed(ndx, False)
+        return Verdict(True, False)
+
+    def _certain(self, state, nodes, insts, ndxs):
+        """_quick_verdict of each of `ndxs`: the plain nodes' all at once."""
+        profiles = [self.quick.profile(nodes[k], nodes, insts) for k in ndxs]
+        plain = [(k, p) for k, p in zip(ndxs, profiles) if p is not None]
+        answers = dict(zip([k for k, _p in plain], self.quick.verdicts(
+            [k for k, _p in plain], [p for _k, p in plain], state.frees,
+            [n.f_dsk for n in nodes] if plain else ())))
+        return [answers[k] if k in answers else _quick_verdict(state, nodes, insts, k)
+                for k in ndxs]
+
+    def _entry(self, state, nodes, insts, ndx, score_over):
+        """[the node objects the node's simulation reads, None, its answer or
+        None]: kept while those objects are the same."""
+        deps = _depends_on(state, nodes, insts, ndx, score_over)
+        key = (ndx, score_over is None)
+        hit = self.cache.get(key)
+        if hit is not None and len(hit[0]) == len(deps) and \
+                all(a is b for a, b in zip(hit[0], deps)):
+            return hit
+        entry = self.cache[key] = [deps, None, None]
+        return entry
+
+    def _suspects_first(self, checked, first):
+        """(the checked nodes, `first` and the suspects ahead; how many are ahead)."""
+        present = set(checked)
+        ahead = []
+        for k in list(first) + self.suspects:
+            if k in present and k not in ahead:
+                ahead.append(k)
+        return ahead + [k for k in checked if k not in set(ahead)], len(ahead)
+
+    def _failed(self, ndx, lasting):
+        self.suspects = [ndx] + [k for k in self.suspects if k != ndx][:3]
+        return Verdict(False, lasting)
 
     def group_redundant(self, nodes, insts, gdx):
         """redundantGrp: the group's nodes only (scores over them too)."""
@@ -84,7 +142,21 @@ def _depends_on(state, nodes, insts, ndx, score_over):
     return deps
 
 
-def _diskless_verdict(nodes, insts, node, escape, pending, room=None):
+class _Frees:
+    """The unallocated memory of a node list's nodes, each read once."""
+
+    def __init__(self, nodes):
+        self.nodes = nodes
+        self.known = {}
+
+    def __getitem__(self, k):
+        free = self.known.get(k)
+        if free is None:
+            free = self.known[k] = self.nodes[k].unallocated_mem()
+        return free
+
+
+def _diskless_verdict(nodes, insts, node, escape, pending, room=None, frees=None):
     """True or False when the greedy placement of the pending diskless
     instances is decided whatever node it picks each time, else None.
 
@@ -93,23 +165,25 @@ def _diskless_verdict(nodes, insts, node, escape, pending, room=None):
     (free - 1) // smallest of them, whichever the greedy order is: enough
     places at the first count is success, too few at the second failure."""
     room = room or {}
-    frees = [room[k] if k in room else nodes[k].unallocated_mem() for k in escape
-             if node.mig_tags <= nodes[k].rmig_tags]
+    frees = frees or _Frees(nodes)
+    tags = node.mig_tags
+    frees = [room[k] if k in room else frees[k] for k in escape
+             if not tags or tags <= nodes[k].rmig_tags]
     mems = [insts[i].mem for i in pending if insts[i].uses_memory]
     need = sum(mems)
-    if any(free - need > 0 for free in frees):
+    if max(frees, default=0) - need > 0:
         return True
     if len(mems) != len(pending) or min(mems) <= 0:
         return None
-    count = len(mems)
-    if sum((free - 1) // max(mems) for free in frees if free > 0) >= count:
+    count, biggest, smallest = len(mems), max(mems), min(mems)
+    if sum((free - 1) // biggest for free in frees if free > 0) >= count:
         return True
-    if sum((free - 1) // min(mems) for free in frees if free > 0) < count:
+    if sum((free - 1) // smallest for free in frees if free > 0) < count:
         return False
     return None
 
 
-def _failover_room(nodes, insts, node, drbd):
+def _failover_room(nodes, insts, node, drbd, frees):
     """The DRBD failovers of a node's check without simulating them: False
     when one fails, else {secondary idx: its unallocated memory after}.
 
@@ -129,7 +203,7 @@ def _failover_room(nodes, insts, node, drbd):
             return False
         left = room.get(inst.snode)
         if left is None:
-            left = sec.unallocated_mem()
+            left = frees[inst.snode]
         left -= inst.mem if inst.uses_memory else 0
         room[inst.snode] = left
         if left <= 0 or sec.f_dsk <= 0 or (not node.offline and node.f_dsk <= 0):
@@ -138,35 +212,42 @@ def _failover_room(nodes, insts, node, drbd):
 
 
 def _quick_verdict(state, nodes, insts, ndx):
-    """can_evacuate's answer when it is certain without the simulation, else None."""
+    """can_evacuate's answer when it is certain without the simulation, else None.
+
+    A False here stays False when instances are only added to the cluster
+    (new instances on any nodes, nothing removed): a failover that failed on
+    memory, disk or tags finds at most as much room, and diskless instances
+    that could not all fit into the other nodes' memory cannot fit with more
+    of them and less memory either (any placement of them all would place
+    the old ones too)."""
     node = nodes[ndx]
     drbd, other = [], []
     for idx in node.p_list:
         (drbd if insts[idx].template == "drbd" else other).append(idx)
     if any(insts[i].template != "diskless" for i in other):
         return None
-    room = _failover_room(nodes, insts, node, drbd)
+    frees = getattr(state, "frees", None) or _Frees(nodes)
+    room = _failover_room(nodes, insts, node, drbd, frees)
     if room is None or room is False:
         return None if room is None else False
     if not other:
         return True
     escape = [k for k in state.members[node.group] if k != ndx]
-    return _diskless_verdict(nodes, insts, node, escape, other, room)
+    return _diskless_verdict(nodes, insts, node, escape, other, room, frees)
 
 
-def can_evacuate(state, nodes, insts, ndx, score_over=None):
-    """canEvacuateNode; re-creations scored over `score_over` (all nodes when None)."""
-    insts = list(insts)
+def can_evacuate(state, nodes, insts, ndx, score_over=None, emptier=None):
+    """canEvacuateNode; re-creations scored over `score_over` (all nodes when None).
+    `emptier` keeps the failover and move steps between calls (a Checker's)."""
+    emptier = emptier or Emptier()
     node = nodes[ndx]
     drbd = [i for i in node.p_list if insts[i].template == "drbd"]
     other = [i for i in node.p_list if insts[i].template != "drbd"]
-    for idx in drbd:
-        res = apply(nodes, insts[idx], FAILOVER, None, True)
-        if isinstance(res, str):
-            return False
-        nodes, insts[idx] = res[0], res[1]
-    gdx = node.group
-    escape = [k for k in state.members[gdx] if k != ndx]
+    done = emptier.fail_over(nodes, insts, node, drbd)
+    if done is None:
+        return False
+    nodes, insts = done
+    escape = [k for k in state.members[node.group] if k != ndx]
     only_diskless = all(insts[i].template == "diskless" for i in other)
     for pos, idx in enumerate(other):
         if only_diskless:
@@ -176,13 +257,17 @@ def can_evacuate(state, nodes, insts, ndx, score_over=None):
                 return verdict
         if insts[idx].template not in SHARED:
             continue
-        try:
-            nodes, insts[idx], _ops = best_single(state, nodes, insts[idx], gdx, escape,
-                                                  FAILOVER_TO_ANY, True)
-        except Failed:
+        nodes = emptier.move(state, nodes, insts, idx, escape)
+        if nodes is None:
             return False
     rest = [insts[i] for i in other if insts[i].template not in SHARED]
     rest.sort(key=lambda inst: -inst.mem)        # stable: equal sizes keep list order
+    return _recreate(state, nodes, rest, escape, score_over)
+
+
+def _recreate(state, nodes, rest, escape, score_over):
+    """Each of `rest` added to the best node of `escape` (scored over
+    `score_over`, all nodes when None), largest first: whether all fit."""
     for inst in rest:
         cands = []
         for target in escape:

@@ -16,6 +16,7 @@ import sys
 from ...errors import HtoolsError
 from ...model.instance import Instance
 from .alloc import NoNodes, try_alloc
+from .singles import SingleTries
 
 UNIT_MEM, UNIT_DSK, UNIT_CPU, UNIT_SPN = 64, 256, 1, 1
 
@@ -103,6 +104,7 @@ class Allocator:
         self.capacity = capacity
         self.checker = checker
         self._target_groups = None
+        self.singles = SingleTries(data, targets) if required == 1 else None
         self.memos = {}         # (id(nodes), instance count) -> (nodes, {size: solution})
 
     def try_alloc(self, nodes, insts, inst, capacity):
@@ -131,8 +133,12 @@ class Allocator:
                 new_nodes = list(nodes)
                 for idx, node in item[1].items():
                     new_nodes[idx] = node
-                return self.checker.redundant(new_nodes, insts + [item[2]])
+                return self.checker.check(new_nodes, insts + [item[2]], first=item[1]).redundant
         try:
+            if self.singles is not None:
+                if not self.targets:
+                    raise NoNodes("No online nodes")
+                return self.singles.solve(nodes, inst, good)
             return try_alloc(self.data, nodes, inst, self.targets, self.required, good=good)
         except NoNodes as err:
             raise HtoolsError("failure during allocation: %s" % err) from None
@@ -168,6 +174,10 @@ class Allocator:
             step = guess_step(state.nodes, newinst) if huge else 10
             first, rest = (step, None) if limit is None else (min(step, limit),
                                                               max(0, limit - step))
+            if first > 0 and self._first_step_fails_for_good(state, newinst):
+                # the big and the 10-step runs start with that step: neither
+                # can end redundant, so hspace ends with the checked steps
+                return self.small_steps(state, limit, newinst, True)
             res = self.small_steps(state, first, newinst, False)
             if self.checker.redundant(res.nodes, res.insts):
                 if rest == 0 or len(res.ixes) == len(state.ixes):
@@ -178,6 +188,22 @@ class Allocator:
                 huge = False
                 continue
             return self.small_steps(state, limit, newinst, True)
+
+    def _first_step_fails_for_good(self, state, newinst):
+        """Whether the first unchecked step from `state` leaves a cluster that
+        is not redundant for a lasting reason (Verdict.lasting): then every
+        unchecked run from `state` ends not redundant, whatever it adds."""
+        new = newinst.copy()
+        new.name = "new-%d" % len(state.ixes)
+        new.idx = len(state.insts)
+        sol = self.try_alloc(state.nodes, state.insts, new, False)
+        if sol.best is None:
+            return False
+        nodes = list(state.nodes)
+        for idx, node in sol.best[1].items():
+            nodes[idx] = node
+        verdict = self.checker.check(nodes, state.insts + [sol.best[2]], first=sol.best[1])
+        return not verdict.redundant and verdict.lasting
 
     def tiered(self, state, limit, newinst):
         """tieredAlloc (recursive as hspace's: the depth is the shrink count)."""
