@@ -7,10 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from gen import capacity_gen
-
-from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
-from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare_model
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.emptying import (
     Emptier)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.capacity import SHARED
@@ -23,13 +19,6 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.moves import
     FAILOVER, FAILOVER_TO_ANY)
 
 
-def _data(tmp_path, seed):
-    path = tmp_path / "c.data"
-    path.write_text(capacity_gen.generate(seed)[0], encoding="utf-8")
-    data, _fmt = load_data_file(str(path))
-    prepare_model(data, {}, ("offline_nodes", "min_disk", "max_cpu"))
-    return data
-
 
 def _one_by_one(nodes, insts, drbd):
     for idx in drbd:
@@ -41,8 +30,8 @@ def _one_by_one(nodes, insts, drbd):
 
 
 @pytest.mark.parametrize("seed", range(60))
-def test_failovers_and_moves_are_the_plain_ones(tmp_path, seed):
-    data = _data(tmp_path, seed)
+def test_failovers_and_moves_are_the_plain_ones(prepared_cluster, seed):
+    data = prepared_cluster(seed)
     nodes, insts = list(data.nodes), list(data.instances)
     state = EvacState(data, nodes, insts)
     emptier = Emptier()

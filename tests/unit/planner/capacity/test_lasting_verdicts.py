@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from gen import capacity_gen
-
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
 from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare_model
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.alloc import (
@@ -22,13 +20,6 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.hsp
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.state import (
     EvacState)
 
-
-def _data(tmp_path, seed):
-    path = tmp_path / "c.data"
-    path.write_text(capacity_gen.generate(seed)[0], encoding="utf-8")
-    data, _fmt = load_data_file(str(path))
-    prepare_model(data, {}, ("offline_nodes", "min_disk", "max_cpu"))
-    return data
 
 
 def _every_node_evacuable(data, nodes, insts):
@@ -54,10 +45,10 @@ def _states(data, template, mem):
 
 
 @pytest.mark.parametrize("template", ["diskless", "drbd", "plain"])
-def test_check_agrees_with_every_node_and_lasts(tmp_path, template):
+def test_check_agrees_with_every_node_and_lasts(prepared_cluster, template):
     lasting_seen = 0
     for seed in range(25):
-        data = _data(tmp_path, seed)
+        data = prepared_cluster(seed)
         checker = Checker(data)
         lasting = False
         for nodes, insts in _states(data, template, 512):
@@ -73,8 +64,8 @@ def test_check_agrees_with_every_node_and_lasts(tmp_path, template):
 
 
 @pytest.mark.parametrize("seed", range(0, 40, 3))
-def test_iterate_is_the_same_without_the_shortcut(tmp_path, seed, monkeypatch):
-    data = _data(tmp_path, seed)
+def test_iterate_is_the_same_without_the_shortcut(prepared_cluster, seed, monkeypatch):
+    data = prepared_cluster(seed)
     targets = alloc_nodes(data.nodes, lambda g: True, 1)
     if not targets:
         pytest.skip("no target nodes")
@@ -113,10 +104,10 @@ def test_only_certain_failures_last(tmp_path, mems, verdict):
 
 
 @pytest.mark.parametrize("template", ["diskless", "drbd", "plain"])
-def test_certain_answers_at_once_are_the_one_by_one_answers(tmp_path, template):
+def test_certain_answers_at_once_are_the_one_by_one_answers(prepared_cluster, template):
     compared = set()
     for seed in range(40):
-        data = _data(tmp_path, seed)
+        data = prepared_cluster(seed)
         quick = QuickN1(data)
         for nodes, insts in _states(data, template, 1024):
             state = EvacState(data, nodes, insts)
