@@ -27,7 +27,6 @@ STD_COLS = [k for k, m in enumerate(METRICS) if m.statistic == STDDEV]
 SUM_ON_COLS = [k for k, m in enumerate(METRICS) if m.statistic == SUM and m.nodes == ONLINE]
 SUM_OFF_COLS = [k for k, m in enumerate(METRICS) if m.statistic == SUM and m.nodes == OFFLINE]
 MAP_COL = [k for k, m in enumerate(METRICS) if m.statistic == MAP][0]
-WEIGHTS = np.array(METRIC_WEIGHTS, dtype=np.float64)
 
 
 def numeric_row(values):
@@ -119,7 +118,7 @@ class Board:
         values[:, MAP_COL] = _map_values(self, positions, rows)
         score = np.zeros(count)
         for k in range(len(METRICS)):
-            score = score + WEIGHTS[k] * values[:, k]
+            score = score + METRIC_WEIGHTS[k] * values[:, k]
         return score.tolist()
 
 
@@ -230,9 +229,12 @@ def estimates(board, positions, rows, vectors=None):
     values[:, SUM_OFF_COLS] = down[SUM_OFF_COLS]
     errors[:, SUM_OFF_COLS] = 2 * (n_nodes + 3) * EPS * abs_down[SUM_OFF_COLS]
     values[:, MAP_COL] = _map_values(board, positions, rows)
-    scores = (values * WEIGHTS).sum(axis=1)
-    bounds = SAFETY * ((errors * WEIGHTS).sum(axis=1) +
-                       2 * (len(METRICS) + 2) * EPS * (np.abs(values) * WEIGHTS).sum(axis=1))
+    # built here, not on import: modules that never rank (ganeti_cluster_info)
+    # import this one and must work without numpy
+    weights = np.array(METRIC_WEIGHTS, dtype=np.float64)
+    scores = (values * weights).sum(axis=1)
+    bounds = SAFETY * ((errors * weights).sum(axis=1) +
+                       2 * (len(METRICS) + 2) * EPS * (np.abs(values) * weights).sum(axis=1))
     if not (np.isfinite(scores).all() and np.isfinite(bounds).all()):
         return None
     return scores, bounds
