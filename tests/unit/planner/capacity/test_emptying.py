@@ -19,7 +19,6 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.moves import
     FAILOVER, FAILOVER_TO_ANY)
 
 
-
 def _one_by_one(nodes, insts, drbd):
     for idx in drbd:
         res = apply(nodes, insts[idx], FAILOVER, None, True)

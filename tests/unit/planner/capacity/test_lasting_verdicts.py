@@ -21,7 +21,6 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.sta
     EvacState)
 
 
-
 def _every_node_evacuable(data, nodes, insts):
     state = EvacState(data, nodes, insts)
     return all(can_evacuate(state, nodes, insts, n.idx) for n in nodes)
