@@ -123,10 +123,10 @@ def back(client, params, check_mode):
     # forget only the instances that are home now; the caller's own marks go
     # only when every instance is, in the same job per node
     stuck = {away_tag(params["run_id"], m["instance"]) for m, _error in failed}
+    marks = {} if failed else when_home
     untagging = []
-    for node in sorted(set(drop) | (set() if failed else set(when_home))):
-        gone = [t for t in drop.get(node, []) if t not in stuck]
-        gone += [] if failed else when_home.get(node, [])
+    for node in sorted(set(drop) | set(marks)):
+        gone = [t for t in drop.get(node, []) if t not in stuck] + marks.get(node, [])
         drop[node] = gone
         if gone:
             untagging.append(lambda node=node, gone=gone: run_job(
