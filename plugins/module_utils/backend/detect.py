@@ -12,18 +12,20 @@ from .parsing import read_text
 from ..model.node import STATIC_KVM_MEMORY
 
 
-def load_data_file(path, static_kvm_memory=STATIC_KVM_MEMORY):
+def load_data_file(path, static_kvm_memory=STATIC_KVM_MEMORY, node_order="name"):
     """Return (ClusterData, format name).
 
     `static_kvm_memory` (hbal --static-kvm-node-memory) replaces the node memory of
     KVM nodes (None: hbal's default); only RAPI and IAllocator data name a
-    hypervisor, text has none."""
+    hypervisor, text has none.  `node_order`: see rapi_json.load_rapi (saved
+    RAPI responses only: an IAllocator request is in Ganeti's order already,
+    htools text in its own)."""
     if static_kvm_memory is None:
         static_kvm_memory = STATIC_KVM_MEMORY
     # the JSON loaders are imported for their formats only (start-up time)
     if os.path.isdir(path):
         from .rapi_json import load_rapi_dir  # pylint: disable=import-outside-toplevel
-        return load_rapi_dir(path, static_kvm_memory), "rapi"
+        return load_rapi_dir(path, static_kvm_memory, node_order), "rapi"
     text = read_text(path, "data file")
     if text.lstrip().startswith("{"):
         from .ialloc import load_ialloc_text  # pylint: disable=import-outside-toplevel

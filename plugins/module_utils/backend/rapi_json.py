@@ -85,7 +85,8 @@ def _check_live_values(node, name, excl, source, warnings):
 
 
 def load_rapi(info, nodes, instances, groups, source="<rapi>",
-              static_kvm_memory=STATIC_KVM_MEMORY, storage=None, reader="rapi"):
+              static_kvm_memory=STATIC_KVM_MEMORY, storage=None, reader="rapi",
+              node_order="name"):
     """Build ClusterData from decoded RAPI responses.
 
     `storage`: each node's storage units, {node name: [{"sunit": [type, key,
@@ -96,6 +97,11 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>",
     reads its fields: an instance's memory is its configured maximum (never
     the hypervisor's live `oper_ram`), and a node's CPU speed comes from its
     `cpu_speed` node parameter (hbal -m leaves it at 1).
+
+    node_order="config": the nodes in the order Ganeti's configuration holds
+    them (by UUID, when every node has one), the order of the nodes of the
+    IAllocator requests Ganeti builds; hail breaks ties between equally good
+    targets by it.  "name" keeps RAPI's order (by name), the one hbal reads.
     """
     for name, value in (("nodes", nodes), ("instances", instances), ("groups", groups)):
         if not isinstance(value, list):
@@ -107,6 +113,9 @@ def load_rapi(info, nodes, instances, groups, source="<rapi>",
     cluster = JsonObject(info, source, "cluster info")
     hypervisor = cluster.get("default_hypervisor", "str", None)
     node_list, warnings = [], []
+    if node_order == "config" and all(isinstance(raw, dict) and isinstance(raw.get("uuid"), str)
+                                      for raw in nodes):
+        nodes = sorted(nodes, key=lambda raw: raw["uuid"])
     for pos, raw in enumerate(nodes):
         node_list.append(_node(pos, raw, source, by_uuid, hypervisor, static_kvm_memory,
                                storage, reader, warnings))
@@ -228,7 +237,7 @@ def _instance(pos, raw, source, node_idx, reader):
         uuid=i.value["uuid"] if isinstance(i.value.get("uuid"), str) else None)
 
 
-def load_rapi_dir(path, static_kvm_memory=STATIC_KVM_MEMORY):
+def load_rapi_dir(path, static_kvm_memory=STATIC_KVM_MEMORY, node_order="name"):
     """Saved responses: DIR/{info,nodes,instances,groups}.json (hbal's file:// layout)."""
     missing = [n for n in RAPI_FILES if not os.path.isfile(os.path.join(path, n + ".json"))]
     if missing:
@@ -243,4 +252,4 @@ def load_rapi_dir(path, static_kvm_memory=STATIC_KVM_MEMORY):
     if os.path.isfile(tags_file) and isinstance(docs["info"], dict):
         docs["info"] = dict(docs["info"], tags=load_json_file(tags_file))
     return load_rapi(docs["info"], docs["nodes"], docs["instances"], docs["groups"], source=path,
-                     static_kvm_memory=static_kvm_memory, storage=storage)
+                     static_kvm_memory=static_kvm_memory, storage=storage, node_order=node_order)

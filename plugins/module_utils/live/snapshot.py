@@ -51,12 +51,13 @@ class Snapshot:
                 if not n.get("offline") and n.get("vm_capable", True)
                 and n.get("mtotal") is None]
 
-    def to_data(self, source=None, static_kvm_memory=STATIC_KVM_MEMORY):
+    def to_data(self, source=None, static_kvm_memory=STATIC_KVM_MEMORY, node_order="name"):
         # the RAPI loader is imported by live reads only (a data-file run's start-up time)
         from ..backend.rapi_json import load_rapi  # pylint: disable=import-outside-toplevel
         return load_rapi(self.info, self.nodes, self.instances, self.groups,
                          source=source or self.reader.upper(), reader=self.reader,
-                         static_kvm_memory=static_kvm_memory, storage=self.storage)
+                         static_kvm_memory=static_kvm_memory, storage=self.storage,
+                         node_order=node_order)
 
     def state(self):
         """What a plan depends on: placements, node roles and sizes, serial numbers.

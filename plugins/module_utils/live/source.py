@@ -125,20 +125,23 @@ def client_from_params(params, audit=None, exists=os.path.exists):
     return client
 
 
-def read_cluster(params, audit=None):
-    """(ClusterData, Snapshot or None, client or None) from data_file, LUXI or RAPI."""
+def read_cluster(params, audit=None, node_order="name"):
+    """(ClusterData, Snapshot or None, client or None) from data_file, LUXI or RAPI;
+    `node_order`: see backend.rapi_json.load_rapi."""
     static_kvm = params.get("static_kvm_node_memory")
     if static_kvm is None:          # a module without the option: hbal's default
         static_kvm = STATIC_KVM_MEMORY
     if params.get("data_file"):
-        data, _fmt = load_data_file(params["data_file"], static_kvm_memory=static_kvm)
+        data, _fmt = load_data_file(params["data_file"], static_kvm_memory=static_kvm,
+                                    node_order=node_order)
         snapshot, client = None, None
     else:
         # a run on a data file never loads the live read (lock, jobs, RAPI, TLS)
         from .snapshot import Snapshot  # pylint: disable=import-outside-toplevel
         client = client_from_params(params, audit)
         snapshot = Snapshot.read(client, storage_units=bool(params.get("rapi_storage_units")))
-        data = snapshot.to_data(source=client.source, static_kvm_memory=static_kvm)
+        data = snapshot.to_data(source=client.source, static_kvm_memory=static_kvm,
+                                node_order=node_order)
     if wants_live_mond(params):
         from ..backend.mond import collector_name  # pylint: disable=import-outside-toplevel
         from .mond import query_monds  # pylint: disable=import-outside-toplevel

@@ -130,9 +130,9 @@ class HtoolsModule:
         data, _snapshot, _client = self._read()
         return SavedCluster(data), True
 
-    def _read(self):
+    def _read(self, node_order="name"):
         try:
-            return read_cluster(self.params, self.audit)
+            return read_cluster(self.params, self.audit, node_order)
         except HtoolsError as err:
             self.fail(err)
 
@@ -167,7 +167,7 @@ class HtoolsModule:
             self.fail("Executing the %s plan needs a live cluster, reached over LUXI on the "
                       "master (luxi_socket) or over RAPI (rapi_url); with data_file the plan can only be computed in check mode (--check or "
                       "check_mode: true)" % planner.kind)
-        data, snapshot, client = self._read()
+        data, snapshot, client = self._read(planner.node_order)
         state = snapshot.state() if snapshot is not None else model_state(data)
         cluster = snapshot.info.get("name") if snapshot is not None else None
         self._progress = None

@@ -28,10 +28,14 @@ class Planner:
     marker:   a result key only this planner's results have (a result without
               its plan document is recognised by it)
     view:     how the HTML report draws its plans (a PlanView)
+    node_order: the order it reads live or saved RAPI nodes in: "name" (RAPI's,
+              the one hbal sees) or "config" (Ganeti's configuration order, the
+              one of the IAllocator requests Ganeti sends hail)
     """
 
     def __init__(self, kind, module, options, needs, compute, executes=True, refuse=None,
-                 details=(), title=None, table=(), marker=None, view=None, writes=()):
+                 details=(), title=None, table=(), marker=None, view=None, writes=(),
+                 node_order="name"):
         self.kind = kind
         self.title = title or kind
         self.module = module
@@ -45,6 +49,7 @@ class Planner:
         self.marker = marker
         self.view = view or PlanView()
         self.writes = tuple(writes)
+        self.node_order = node_order
 
 
 class PlanView:

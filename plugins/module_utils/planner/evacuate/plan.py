@@ -367,4 +367,5 @@ def refuse_partial(report, params):
 
 EVACUATE = Planner(KIND, "ganeti.htools.ganeti_evacuate_group", OPTIONS, ("numpy",), _compute,
                    refuse=refuse_partial, details=("jobs",), title="Evacuation plan",
-                   table=EVACUATE_OPTIONS, marker="iallocator_result", view=EvacuationView())
+                   table=EVACUATE_OPTIONS, marker="iallocator_result", view=EvacuationView(),
+                   node_order="config")
