@@ -29,6 +29,7 @@ options:
     description:
       - Time budget in seconds. No new jobset starts after it is spent; running
         jobsets always finish. The result says which moves were not started.
+      - A deadline of the execution only - the plan is the same with or without it.
     type: int
   lock_ttl:
     description:

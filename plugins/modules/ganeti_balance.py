@@ -49,8 +49,9 @@ options:
         are no larger than the smallest, the quartile and the largest disk size, and the
         best move that copies nothing; each is rated gain / (GiB copied + 1 GiB). An
         instance's disks are copied once at most.
-      - Plans differ from C(hbal)'s; without this option and O(max_data_moved) they are
-        C(hbal)'s exactly. See the README, "Balance at the cost you choose".
+      - Plans differ from C(hbal)'s; without this option, O(max_data_moved) and
+        O(max_estimated_duration) they are C(hbal)'s exactly. See the README,
+        "Balance at the cost you choose".
     type: bool
     default: false
   max_data_moved:
@@ -58,7 +59,29 @@ options:
       - Disk data budget in GiB - the plan copies at most this much (its replace-disks,
         see RV(cost)), spent where it buys the most score, as with O(cost_aware).
       - The plan stops when no move within what is left lowers the score.
+      - With O(max_estimated_duration) too, a move is taken only if it fits both.
+      - With O(group=all), each group's plan has this budget.
     type: float
+  max_estimated_duration:
+    description:
+      - Planning time budget in seconds - the plan's estimated duration (RV(cost.estimated_seconds),
+        its jobsets one after the other, each as long as its slowest move at O(disk_copy_rate)
+        and O(migration_rate)) is at most this much, spent where it buys the most score
+        per second the move adds to the plan, as with O(cost_aware).
+      - A move that runs beside a slower one of its jobset adds nothing, so the plan
+        favours moves that run side by side.
+      - The plan stops when no move within what is left lowers the score;
+        RV(budget_bound) and RV(stop_reason) say whether this budget stopped it.
+      - With O(max_data_moved) too, a move is taken only if it fits both, and it is
+        rated by the sum of the shares of the two budgets it takes.
+      - With O(group=all), each group's plan has this budget (the groups' jobsets run
+        side by side, so the whole plan can take longer than the longest group's).
+      - This is not O(max_duration), the execution deadline, and does not set it.
+        O(max_duration) is often set today only to stop a long run, with plans that are
+        C(hbal)'s; planning by it would silently change them. And an estimate is not a
+        deadline - rates differ from the cluster's; set both to plan for a maintenance
+        window and stop at its end whatever the estimate said.
+    type: int
   save_state:
     description:
       - Path prefix of the cluster state files to write, like C(hbal -S).
@@ -129,6 +152,12 @@ EXAMPLES = r'''
     max_data_moved: 2048
   check_mode: true
 
+- name: A plan for a 4-hour window - an estimated 3 hours of moves, stopped at 4 hours whatever
+  ganeti.htools.ganeti_balance:
+    rapi_url: https://cluster.example.com:5080
+    max_estimated_duration: 10800
+    max_duration: 14400
+
 - name: A short, cheap plan - at most 10 failovers/migrations
   ganeti.htools.ganeti_balance:
     data_file: /var/tmp/cluster.data
@@ -187,6 +216,10 @@ groups:
     stop_reason:
       description: Why the group's search stopped, as C(hbal -G) says it.
       type: str
+    budget_bound:
+      description: The budgets that stopped the group's plan (see RV(budget_bound)).
+      type: list
+      elements: str
     well_balanced:
       description: Whether the group was already well balanced.
       type: bool
@@ -229,9 +262,21 @@ stop_reason:
     - The message C(hbal) ends with, for example C(Cluster score improved from X to Y),
       C(No solution found), C(Cluster is already well balanced ...) or
       C(Cluster is empty, exiting.).
+    - With O(max_data_moved) or O(max_estimated_duration), followed by what the plan
+      spent of each budget and, when a budget stopped the plan, C(bound by) its name.
   returned: success
   type: str
   sample: Cluster score improved from 46.94539253 to 0.26606742
+budget_bound:
+  description:
+    - The budgets, O(max_data_moved) and O(max_estimated_duration) by name, that stopped
+      the plan - the move the search would take next, if they were larger, does not fit
+      them. Empty when no budget is set or the plan ended for another reason.
+    - With O(group=all), those of any group.
+  returned: success
+  type: list
+  elements: str
+  sample: [max_estimated_duration]
 well_balanced:
   description: True when the cluster was already within O(min_score) of the optimum.
   returned: success

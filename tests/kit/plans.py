@@ -39,3 +39,15 @@ def cluster_info(data_file, util_file=None, group=None, offline_nodes=(), exclus
     data, _fmt = load_data_file(data_file, static_kvm_memory=static_kvm_node_memory)
     return info_from_data(data, dict(mond, util_file=util_file, group=group, offline_nodes=offline_nodes,
                                      exclusion_tags=exclusion_tags, ignore_dynu=ignore_dynu))
+
+
+def gain_by_deadline(plan, seconds):
+    """The score gain of `plan` run until an execution deadline (max_duration):
+    its jobsets in order while their estimated seconds fit in `seconds`."""
+    elapsed, score = 0.0, plan["initial_score"]
+    for jobset, jobset_seconds in zip(plan["jobsets"], plan["cost"]["jobset_seconds"]):
+        elapsed += jobset_seconds
+        if elapsed > seconds:
+            break
+        score = plan["moves"][max(jobset) - 1]["score"]
+    return plan["initial_score"] - score

@@ -232,8 +232,25 @@ def test_a_data_budget_spends_its_gib_where_they_buy_the_most(tmp_path):
                                         'data_file=%s max_data_moved=500' % EXAMPLE)
     assert status == 'CHANGED', output
     assert 0 < result['cost']['data_copied_mib'] <= 500 * 1024
-    assert result['stop_reason'].endswith('of the 500.0 GiB data budget copied)')
+    assert 'of the 500.0 GiB data budget copied)' in result['stop_reason']
     assert result['plan']['options']['max_data_moved'] == 500.0
     status, result, output = run_module(tmp_path, MODULE, '--check', '-a',
                                         'data_file=%s max_data_moved=-1' % EXAMPLE)
     assert status == 'FAILED!' and 'max_data_moved' in result['msg'], output
+
+
+def test_a_duration_budget_cuts_the_plan_and_says_so(tmp_path):
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a',
+                                        'data_file=%s max_estimated_duration=3000' % EXAMPLE)
+    assert status == 'CHANGED', output
+    assert 0 < result['cost']['estimated_seconds'] <= 3000
+    assert result['budget_bound'] == ['max_estimated_duration']
+    assert 'estimated-duration budget); bound by max_estimated_duration' in result['summary']
+    assert result['plan']['options']['max_estimated_duration'] == 3000
+    # max_duration alone is the execution deadline: the plan stays hbal's
+    plans = [run_module(tmp_path, MODULE, '--check', '-a', 'data_file=%s%s' % (EXAMPLE, extra))[1]
+             for extra in ('', ' max_duration=60')]
+    assert plans[0]['moves'] == plans[1]['moves'] and plans[1]['budget_bound'] == []
+    status, result, output = run_module(tmp_path, MODULE, '--check', '-a',
+                                        'data_file=%s max_estimated_duration=-5' % EXAMPLE)
+    assert status == 'FAILED!' and 'max_estimated_duration' in result['msg'], output

@@ -62,18 +62,22 @@ def move_cost(opcodes, memory_mib, disk_mib, rates):
             "estimated_seconds": round(data / rates[0] + memory / rates[1], 1)}
 
 
+def jobset_seconds(move_seconds, jobsets):
+    """Each jobset's estimated seconds, its slowest move's: `move_seconds`
+    maps the moves of `jobsets` (lists of move keys) to theirs."""
+    return [round(max([move_seconds[i] for i in js] or [0.0]), 1) for js in jobsets]
+
+
 def plan_cost(moves, jobsets, rates):
     """Totals of a plan whose moves carry their opcodes and move_cost's
     fields; `jobsets` hold move indices (1-based), each jobset's moves
     running in parallel."""
-    by_index = {m["index"]: m for m in moves}
-    jobset_seconds = [round(max([by_index[i]["estimated_seconds"] for i in js] or [0.0]), 1)
-                      for js in jobsets]
+    seconds = jobset_seconds({m["index"]: m["estimated_seconds"] for m in moves}, jobsets)
     return {"data_copied_mib": sum(m["data_copied_mib"] for m in moves),
             "memory_migrated_mib": sum(m["memory_migrated_mib"] for m in moves),
             "disk_copies": sum(disk_copies(m["opcodes"]) for m in moves),
-            "estimated_seconds": round(sum(jobset_seconds), 1),
-            "jobset_seconds": jobset_seconds,
+            "estimated_seconds": round(sum(seconds), 1),
+            "jobset_seconds": seconds,
             "disk_copy_rate": rates[0], "migration_rate": rates[1]}
 
 

@@ -6,9 +6,7 @@ more of hbal's gain than hbal's own plan does with the same data."""
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 
 import pytest
 
@@ -20,10 +18,6 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance impo
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.balance.cost_search import (
     disk_limits)
 from ansible_collections.ganeti.htools.plugins.module_utils.report.html import render_plan_html
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "bench"))
-from gen_drbd import generate  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def _curve(plan):
@@ -38,34 +32,23 @@ def _gain_within(points, budget):
     return max(points[0][1] - score for data, score in points if data <= budget)
 
 
-@pytest.fixture(scope="module", params=["example", "drbd-12"])
-def cluster(request, tmp_path_factory):
-    if request.param == "example":
-        path = EXAMPLE
-    else:
-        path = str(tmp_path_factory.mktemp("cost") / "drbd-12.data")
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(generate(12, seed=3))
-    return path, plan_balance(path), plan_balance(path, cost_aware=True)
-
-
 def test_disk_limits_are_the_sizes_quartiles():
     assert disk_limits([40, 10, 20, 30, 50, 10]) == [10, 20, 30, 40, 50]
     assert disk_limits([7, 7]) == [7]
     assert disk_limits([]) == []
 
 
-def test_every_step_lowers_the_score(cluster):
-    _path, _hbal, ours = cluster
+def test_every_step_lowers_the_score(cost_cluster):
+    _path, _hbal, ours = cost_cluster
     scores = [ours["initial_score"]] + [m["score"] for m in ours["moves"]]
     assert ours["moves"] and all(b < a for a, b in zip(scores, scores[1:]))
 
 
-def test_it_buys_more_than_hbals_prefix_with_the_same_data(cluster):
+def test_it_buys_more_than_hbals_prefix_with_the_same_data(cost_cluster):
     """On a cluster like the benchmark's, at every budget; on the small
     example (8 nodes, N+1 failing) up to 80 % of hbal's data: its last big
     copies are where a greedy choice per step does not pay."""
-    path, hbal, ours = cluster
+    path, hbal, ours = cost_cluster
     theirs, mine = _curve(hbal), _curve(ours)
     total = theirs[-1][0]
     for tenth in range(1, 9 if path == EXAMPLE else 10):
@@ -77,8 +60,8 @@ def test_it_buys_more_than_hbals_prefix_with_the_same_data(cluster):
 
 
 @pytest.mark.parametrize("share", [0.0, 0.1, 0.3])
-def test_a_data_budget_is_never_overrun(cluster, share):
-    path, hbal, _ours = cluster
+def test_a_data_budget_is_never_overrun(cost_cluster, share):
+    path, hbal, _ours = cost_cluster
     budget_gib = share * hbal["cost"]["data_copied_mib"] / 1024.0
     capped = plan_balance(path, max_data_moved=budget_gib)
     assert capped["cost"]["data_copied_mib"] <= budget_gib * 1024.0
@@ -88,8 +71,8 @@ def test_a_data_budget_is_never_overrun(cluster, share):
         assert "GiB data budget copied)" in capped["stop_reason"]
 
 
-def test_a_cost_aware_plan_carries_hbals_curve_and_the_page_draws_both(cluster):
-    _path, hbal, ours = cluster
+def test_a_cost_aware_plan_carries_hbals_curve_and_the_page_draws_both(cost_cluster):
+    _path, hbal, ours = cost_cluster
     assert ours["hbal_curve"] == [(m["data_copied_mib"], m["score"]) for m in hbal["moves"]]
     assert ours["cost"]["hbal_gain_by_budget"] == hbal["cost"]["gain_by_budget"]
     # both tables against hbal's data and gain: row by row the same budgets
@@ -108,22 +91,14 @@ def test_a_cost_aware_plan_carries_hbals_curve_and_the_page_draws_both(cluster):
     assert "hbal_curve" not in plan_balance(EXAMPLE, max_length=2)
 
 
-def test_no_instance_has_its_disks_copied_twice(cluster):
+def test_no_instance_has_its_disks_copied_twice(cost_cluster):
     """hbal copies some instances twice (a move, then another that undoes
     part of it); the cost-aware plan copies each instance's disks once."""
-    _path, hbal, ours = cluster
+    _path, hbal, ours = cost_cluster
     copied = [m["instance"] for m in ours["moves"] if m["data_copied_mib"]]
     assert len(copied) == len(set(copied))
     again = [m["instance"] for m in hbal["moves"] if m["data_copied_mib"]]
     assert len(again) > len(set(again)), "hbal's plan copies none twice: the check shows nothing"
-
-
-@pytest.fixture(scope="module")
-def drbd_12(tmp_path_factory):
-    path = str(tmp_path_factory.mktemp("cost-blocks") / "drbd-12.data")
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(generate(12, seed=3))
-    return path
 
 
 def _migration_checking_search(compared):

@@ -48,6 +48,7 @@ def merge_group_plans(reports, rates):
                        "moves": len(report["moves"]), "jobsets": len(report["jobsets"]),
                        "stop_reason": report["stop_reason"],
                        "well_balanced": report["well_balanced"],
+                       "budget_bound": report["budget_bound"],
                        "metrics_before": report["metrics_before"],
                        "metrics_after": report["metrics_after"]})
     initial = sum(r["initial_score"] for r in reports)
@@ -63,6 +64,7 @@ def merge_group_plans(reports, rates):
         "stop_reason": "; ".join("group %s: %s" % (r["group"], r["stop_reason"])
                                  for r in reports if r["stop_reason"]),
         "well_balanced": all(r["well_balanced"] for r in reports),
+        "budget_bound": sorted({name for r in reports for name in r["budget_bound"]}),
         "solution_length": len(moves),
         "command_script": "\n".join(r["command_script"] for r in reports if r["command_script"]),
         "node_table_before": "\n".join(r["node_table_before"] for r in reports),

@@ -5,7 +5,9 @@
 
 hbal takes, at every step, the move with the lowest score, whatever it
 copies.  With `cost_aware` (or a `max_data_moved` budget) a step takes the
-move with the most score gained per GiB of disk data copied instead.
+move with the most score gained per GiB of disk data copied instead; with a
+`max_estimated_duration` budget, per second it adds to the plan's estimated
+duration (budgets.py prices the moves).
 
 The candidates of a step are the best moves hbal's search finds among
 instances whose disks are no larger than a few sizes (the smallest, the
@@ -13,7 +15,7 @@ quartiles and the largest disk size of the step's instances), and the best
 move that copies nothing (a migration or failover).  Each is rated
 gain / (GiB copied + 1 GiB): the 1 GiB stands for what any move costs (a
 migration's pause, a job), so a move that copies nothing is not infinitely
-cheap.  A move that would overrun the budget is not taken, and an
+cheap.  A move that would overrun a budget is not taken, and an
 instance's disks are copied once at most: hbal's plans copy some instances
 twice (a later move undoes part of an earlier one), each copy paid in full.
 
@@ -61,18 +63,18 @@ def searched_limits(victim_list, opts, left_mib):
             if left_mib is None or limit <= left_mib]
 
 
-def cost_aware_step(state, opts, search, victims, left_mib):
-    """The step's move by gain per GiB copied, within `left_mib` (None: no budget);
-    None when no move lowers the score within it."""
+def cost_aware_step(state, opts, search, victims, budgets):
+    """The step's move by gain per price, within the budgets (budgets.Budgets);
+    None when no move lowers the score within them."""
     victim_list = victims(state, opts)
-    limits = searched_limits(victim_list, opts, left_mib)
+    limits = searched_limits(victim_list, opts, budgets.left_mib())
     candidates = None
     bests_by_key = getattr(search, "bests_by_key", None)
     if bests_by_key is not None:
         candidates = candidates_in_one_pass(state, opts, bests_by_key, victim_list, limits)
     if candidates is None:
         candidates = candidates_by_searches(state, opts, search, limits)
-    return _best_rate(state, candidates, left_mib)
+    return _best_rate(state, candidates, budgets)
 
 
 def candidates_by_searches(state, opts, search, limits):
@@ -140,15 +142,14 @@ def _lowest(candidates):
     return best
 
 
-def _best_rate(state, candidates, left_mib):
-    """The candidate with the most gain per GiB copied (the first of equals)."""
+def _best_rate(state, candidates, budgets):
+    """The candidate with the most gain per price within the budgets (the first of equals)."""
     best = None
     for cand in candidates:
         gain = state.score - cand.score
-        copied = data_copied(state, cand)
-        if gain <= 0 or (left_mib is not None and copied > left_mib):
+        if gain <= 0 or not budgets.fits(state, cand):
             continue
-        rate = gain / (copied + MOVE_OVERHEAD_MIB)
+        rate = gain / budgets.price(state, cand)
         if best is None or rate > best[0]:
             best = (rate, cand)
     return None if best is None else best[1]

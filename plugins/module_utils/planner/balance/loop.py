@@ -23,23 +23,9 @@ from ...model.vocabulary import MIRROR_INTERNAL, NO_NODE
 from ..moves import FAILOVER, FAILOVER_TO_ANY, apply_move, possible_moves
 from ...numfmt import hs_fixed, hs_g6
 from ..metrics import cluster_score, optimal_score
+from .budgets import Budgets
 from .cost_search import cost_aware_step, data_copied
-
-
-class Step:
-    """One chosen move and the placement before and after it."""
-
-    __slots__ = ("inst", "move", "target", "old_p", "old_s", "new_p", "new_s", "score")
-
-    def __init__(self, inst, move, target, old_p, old_s, new_p, new_s, score):
-        self.inst = inst
-        self.move = move
-        self.target = target
-        self.old_p = old_p
-        self.old_s = old_s
-        self.new_p = new_p
-        self.new_s = new_s
-        self.score = score
+from .steps import step_of
 
 
 class Candidate:
@@ -60,8 +46,9 @@ class SearchStats:
     """What the move searches of one balancing run did (counts, all deterministic).
 
     searches      move searches run: one per step, one more that ends the loop
-                  unless a limit stops it first, and the migration-only searches
-                  of avoid_disk_moves
+                  unless a limit stops it first, the migration-only searches
+                  of avoid_disk_moves, and with budgets one without limits
+                  after the last, that tells which budget bound the plan
     bulk_scored   feasible candidate moves scored approximately in bulk (numpy)
     exact_scored  candidate moves scored exactly with the scalar model: every
                   candidate of the reference search; in the bulk search the
@@ -199,7 +186,7 @@ class BalanceResult:
     """The outcome of `balance`; `search_stats` (SearchStats) says how it was searched."""
 
     def __init__(self, initial_score, optimal, steps, stop_reason, well_balanced,
-                 search_stats, step_seconds=()):
+                 search_stats, step_seconds=(), budget_bound=()):
         self.initial_score = initial_score
         self.optimal_score = optimal
         self.steps = steps
@@ -209,6 +196,38 @@ class BalanceResult:
         # Wall seconds of each search round (one per step, plus the round that
         # found nothing better): timing, so kept out of the deterministic stats.
         self.step_seconds = list(step_seconds)
+        # The budgets (option names) whose limit stopped the plan.
+        self.budget_bound = list(budget_bound)
+
+
+def _next_move(state, opts, search, budgets):
+    """The move the step's search takes: hbal's, or the cost-aware one within
+    the budgets; then avoid_disk_moves' choice, if it fits them."""
+    if opts.cost_guided:
+        best = cost_aware_step(state, opts, search, victims, budgets)
+    else:
+        best = search(state, opts)
+    if opts.avoid_disk_moves is not None and opts.disk_moves and best is not None:
+        best = _avoid_disk_moves(state, opts, search, best)
+        if best is not None and not budgets.fits(state, best):
+            best = None
+    return best
+
+
+def _improves(state, opts, best):
+    """Whether hbal takes `best`: it lowers the score, by min_gain once the
+    score is at or below min_gain_limit."""
+    if best is None or not best.score < state.score:
+        return False
+    return state.score > opts.min_gain_limit or state.score - best.score >= opts.min_gain
+
+
+def _budgets_bound(state, opts, search, budgets):
+    """The budgets (option names) that stopped the plan: those the move the
+    search would take next, without limits, overruns."""
+    state.stats.searches += 1
+    free = _next_move(state, opts, search, budgets.unlimited())
+    return budgets.overruns(state, free) if _improves(state, opts, free) else []
 
 
 def balance(data, selection, opts, search=search_exhaustive, on_step=None):
@@ -223,31 +242,21 @@ def balance(data, selection, opts, search=search_exhaustive, on_step=None):
         return BalanceResult(initial, optimal, [], reason, True, state.stats)
     steps = []
     seconds = []
-    budget = None if opts.max_data_moved is None else opts.max_data_moved * 1024.0
-    spent = 0
+    budgets = Budgets(opts)
+    bound = []
     while ((opts.max_length < 0 or len(steps) < opts.max_length)
            and state.score > optimal + opts.min_score):
         state.stats.searches += 1
         started = time.perf_counter()
-        if opts.cost_aware or budget is not None:
-            best = cost_aware_step(state, opts, search, victims,
-                                   None if budget is None else budget - spent)
-        else:
-            best = search(state, opts)
-        if opts.avoid_disk_moves is not None and opts.disk_moves and best is not None:
-            best = _avoid_disk_moves(state, opts, search, best)
+        best = _next_move(state, opts, search, budgets)
         seconds.append(round(time.perf_counter() - started, 6))
-        if best is None or not best.score < state.score:
+        if not _improves(state, opts, best):
+            if best is None and budgets.limited:
+                bound = _budgets_bound(state, opts, search, budgets)
             break
-        if not (state.score > opts.min_gain_limit or state.score - best.score >= opts.min_gain):
-            break
-        inst = state.instances[best.inst]
-        _changed, _moved, new_p, new_s = best.result
-        step = Step(best.inst, best.move, best.target, inst.pnode, inst.snode, new_p, new_s,
-                    best.score)
-        copied = data_copied(state, best)
-        if copied:
-            spent += copied
+        step = step_of(state.instances, best)
+        budgets.spend(state, best)
+        if data_copied(state, best):
             opts.disks_copied.add(best.inst)
         state.apply(best)
         steps.append(step)
@@ -256,9 +265,12 @@ def balance(data, selection, opts, search=search_exhaustive, on_step=None):
     if steps:
         reason = "Cluster score improved from %s to %s" % (hs_fixed(initial, 8),
                                                            hs_fixed(state.score, 8))
-        if budget is not None:
-            reason += " (%.1f of the %s GiB data budget copied)" % (spent / 1024.0,
-                                                                    opts.max_data_moved)
+        if budgets.limited:
+            reason += " (%s)" % budgets.spent_text()
     else:
         reason = "No solution found"
-    return BalanceResult(initial, optimal, steps, reason, False, state.stats, seconds)
+    if bound:
+        reason += "; bound by %s: the next move would overrun %s" % (
+            " and ".join(bound), "them" if len(bound) > 1 else "it")
+    return BalanceResult(initial, optimal, steps, reason, False, state.stats, seconds,
+                         bound)

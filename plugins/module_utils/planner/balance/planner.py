@@ -17,21 +17,22 @@ from ...errors import HtoolsError
 from ...backend.text_save import save_text_file
 from ...numfmt import hs_fixed
 from ...model.records import bad_nodes, instance_record
-from ...plan.cost import COST_OPTION_NAMES, gain_by_budget, move_cost, plan_cost, rates_of
+from ...plan.cost import COST_OPTION_NAMES, gain_by_budget, plan_cost, rates_of
 from ...plan.record import Move
 from ...plan.usage import from_node_record
 from .all_groups import merge_group_plans
 from .summary import all_groups_summary, balance_summary
 from ..nodetable import format_table, node_record
 from ..base import Planner
-from ..jobs import jobsets, step_opcodes
+from ..jobs import jobsets
 from ..metrics import breakdown, cluster_score, optimal_score
 from .hbal_text import (command_script, command_script_lines, commands_stdout, step_code,
                         step_commands, step_lines)
 from .cost_search import copied_mib
 from .loop import BalanceResult, SearchStats, balance, search_exhaustive
-from .options import (ALGORITHM_OPTIONS, BUDGET_OPTIONS, MODEL_OPTIONS, SEARCH_OPTIONS,
-                      BalanceOptions)
+from .budgets import step_cost
+from .options import (ALGORITHM_OPTIONS, BALANCE_OPTIONS, BUDGET_OPTIONS, MODEL_OPTIONS,
+                      SEARCH_OPTIONS, BalanceOptions)
 from .view import BalanceView
 
 KIND = "balance"
@@ -72,7 +73,7 @@ def plan(data, opts, search="bulk", save_state=None):
     empty = not data.instances
 
     prepare_model(data, opts, before_node_status=save_original if save_state and not empty else None)
-    options = BalanceOptions(**{o.name: opts[o.name] for o in SEARCH_OPTIONS + BUDGET_OPTIONS
+    options = BalanceOptions(**{o.name: opts[o.name] for o in BALANCE_OPTIONS
                                 if opts.get(o.name) is not None})
     rates = rates_of(opts)
     names = None if empty else all_group_names(data, get("group"))
@@ -101,8 +102,8 @@ def _hbal_curve(data, selection, options, search):
     """hbal's own plan of the group, on a copy of the cluster, for comparison
     with a cost-aware one: [(MiB its move copies, score after it)]."""
     mirror = copy.deepcopy(data)
-    plain = BalanceOptions(**{k: v for k, v in options.as_dict().items()
-                              if k not in ("cost_aware", "max_data_moved")})
+    budgets = {o.name for o in BUDGET_OPTIONS}
+    plain = BalanceOptions(**{k: v for k, v in options.as_dict().items() if k not in budgets})
     result = balance(mirror, select_group(mirror, selection.group.name), plain,
                      search=search_function(search))
     return [(copied_mib(step.move, mirror.instances[step.inst]), step.score)
@@ -144,7 +145,7 @@ def _plan_group(data, selection, options, search, save_state, rates):
         result = BalanceResult(cluster_score(selection.nodes), optimal_score(selection.nodes),
                                [], CLUSTER_EMPTY, False, SearchStats())
     else:
-        if options.cost_aware or options.max_data_moved is not None:
+        if options.cost_guided:
             reference = _hbal_curve(data, selection, options, search)
         result = balance(data, selection, options, search=search_function(search))
 
@@ -162,7 +163,7 @@ def _plan_group(data, selection, options, search, save_state, rates):
     jobset_of = {pos: js_no for js_no, js in enumerate(sets, start=1) for pos in js}
     for pos, step in enumerate(steps):
         inst = data.instances[step.inst]
-        opcodes = step_opcodes(step, inst, data.nodes)
+        opcodes, costs = step_cost(step, inst, data.nodes, rates)
         moves.append(Move(
             pos + 1, inst.name, step.move, jobset_of[pos],
             _node_name(data, step.old_p), _node_name(data, step.old_s),
@@ -171,7 +172,7 @@ def _plan_group(data, selection, options, search, save_state, rates):
                   "action": step_code(step, data.nodes), "step_line": lines[pos],
                   "commands": ["gnt-instance " + c
                                for c in step_commands(step, inst, data.nodes)]},
-                 **move_cost(opcodes, inst.mem if inst.is_running else 0, inst.dsk, rates)),
+                 **costs),
         ).record())
     final_score = steps[-1].score if steps else result.initial_score
     numbered = [[pos + 1 for pos in js] for js in sets]
@@ -210,6 +211,7 @@ def _plan_group(data, selection, options, search, save_state, rates):
         "instances_after": [instance_record(i, data) for i in after_insts],
         "search_stats": result.search_stats.as_dict(),
         "step_seconds": result.step_seconds,
+        "budget_bound": result.budget_bound,
         "warnings": list(data.warnings),
         "changed": bool(steps),
     }
