@@ -17,7 +17,12 @@ Printed: each plan's moves, data copied and share of hbal's gain, then the
 table "data budget -> gain" for 10 % ... 90 % of hbal's data: the gain of
 hbal's prefix within that data and of the cost-aware plan's prefix.
 
-    python tests/bench/bench_cost.py --sizes 40,80
+With --durations, also the table "duration budget -> gain" for 10 % ... 90 %
+of the estimated seconds of hbal's plan: hbal's plan run until that deadline
+(max_duration: its jobsets in order while they fit) against a plan made for
+that budget (max_estimated_duration), one planning run per budget.
+
+    python tests/bench/bench_cost.py --sizes 40,80 [--durations]
 
 This is a measurement script, not a test: nothing here is timed by pytest.
 """
@@ -36,7 +41,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), ".cache"
 
 from gen_drbd import generate  # noqa: E402
 from kit.paths import HBAL  # noqa: E402
-from kit.plans import plan_balance  # noqa: E402
+from kit.plans import gain_by_deadline, plan_balance  # noqa: E402
 from ansible_collections.ganeti.htools.plugins.module_utils.plan.cost import gain_curve  # noqa: E402
 
 FRACTIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -65,7 +70,22 @@ def check_hbal(path, plan):
     return same
 
 
-def run_size(nodes, seed, budget_pct, work, with_hbal):
+def duration_table(path, hbal):
+    """The table "duration budget -> gain": hbal's plan cut at the deadline
+    against a plan for that many estimated seconds."""
+    total, gain = hbal["cost"]["estimated_seconds"], hbal["initial_score"] - hbal["final_score"]
+    print("  duration budget -> share of hbal's gain:  hbal's plan until the deadline | "
+          "planned for the budget (moves, estimated, planning s)")
+    for fraction in FRACTIONS:
+        budget = int(fraction * total)
+        ours, seconds = timed_plan(path, max_estimated_duration=budget)
+        print("    %3d %% (%7d s, %6.1f h)   %5.1f %%  |  %5.1f %%  (%3d moves, %7.0f s, %.1f s)" % (
+            100 * fraction, budget, budget / 3600.0, 100.0 * gain_by_deadline(hbal, budget) / gain,
+            100.0 * (ours["initial_score"] - ours["final_score"]) / gain, len(ours["moves"]),
+            ours["cost"]["estimated_seconds"], seconds))
+
+
+def run_size(nodes, seed, budget_pct, work, with_hbal, durations=False):
     path = os.path.join(work, "drbd-%d.data" % nodes)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(generate(nodes, seed))
@@ -100,6 +120,8 @@ def run_size(nodes, seed, budget_pct, work, with_hbal):
           "prefix at every budget: %s" % (
               "met" if full >= 0.95 and oc[-1][0] <= 0.6 * data else "NOT met",
               "met" if better else "NOT met"))
+    if durations:
+        duration_table(path, hbal)
 
 
 def main():
@@ -108,10 +130,12 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=int, default=60, help="percent of hbal's data")
     parser.add_argument("--hbal", action="store_true", help="also run the real hbal")
+    parser.add_argument("--durations", action="store_true",
+                        help="also the table duration budget -> gain")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as work:
         for size in [int(s) for s in args.sizes.split(",") if s]:
-            run_size(size, args.seed, args.budget, work, args.hbal)
+            run_size(size, args.seed, args.budget, work, args.hbal, args.durations)
 
 
 if __name__ == "__main__":
