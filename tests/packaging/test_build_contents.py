@@ -33,4 +33,6 @@ def test_the_tarball_ships_the_collection_without_the_test_suite(tmp_path):
     info = manifest['collection_info']
     for key in ('repository', 'documentation', 'homepage', 'issues'):
         assert 'example' not in (info.get(key) or ''), (key, info[key])
-    assert tarball.stat().st_size < 400 * 1024          # 490 KiB with the tests
+    # about 400 KiB (0.1.0, its changelog fragments included); the test suite
+    # would add about 300 KiB more, a stray cache or build far more
+    assert tarball.stat().st_size < 512 * 1024
