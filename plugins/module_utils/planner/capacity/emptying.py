@@ -16,6 +16,7 @@ targets ordered by ranking.ranked rather than all scored in full.
 
 from __future__ import annotations
 
+from ...model.instance import Instance
 from ...model.node import check_migration
 from ..evacuate.single import best_single, pick_last_min
 from ..evacuate.state import Failed, copy_node
@@ -24,6 +25,8 @@ from ..moves import FAILOVER_TO_ANY
 from .ranking import BoardKeeper, ranked
 
 KEEP_TAKES = 10000          # (target, instance) answers kept
+# an instance's identity and place, which a node taking it does not read
+WHO_AND_WHERE = frozenset(("idx", "name", "alias", "pnode", "snode", "uuid"))
 
 
 class Emptier:
@@ -31,7 +34,8 @@ class Emptier:
 
     def __init__(self):
         self.failovers = {}     # (role, id(node)) -> (node, instances, node after or None)
-        self.takes = {}         # (id(node), id(instance)) -> (node, instance, node after or None)
+        self.takes = {}         # (id(node), twins key) -> (node, instance, node after or None)
+        self.kinds = {}         # id(instance) -> (instance, twins key)
         self.boards = BoardKeeper()
 
     def fail_over(self, nodes, insts, node, drbd):
@@ -85,15 +89,20 @@ class Emptier:
             except Failed:
                 return None
             return new_nodes
-        offers = [(t, self._take(nodes[t], inst)) for t in escape
+        twins = self._twins(inst)
+        offers = [(t, self._take(nodes[t], inst, twins)) for t in escape
                   if check_migration(source, nodes[t]) is None]
-        offers = [(t, new) for t, new in offers if new is not None]
+        offers = [(t, new) for t, new in offers if new[1] is not None]
         if not offers:
             return None
         emptied = copy_node(source)
         emptied.remove_pri(inst)
-        target, new_t = offers[self._best(nodes, group, inst.pnode, emptied, offers)]
+        target, (built_for, new_t) = offers[self._best(nodes, group, inst.pnode, emptied,
+                                                       offers)]
         new_t = new_t.node
+        if built_for is not inst:       # a twin's answer: the node must list this one
+            new_t = copy_node(nodes[target])
+            new_t.add_pri(inst, True)
         moved = inst.copy()
         moved.pnode = target
         insts[idx] = moved
@@ -107,22 +116,49 @@ class Emptier:
         where = {k: g for g, k in enumerate(group)}
         latest_first = offers[::-1]       # equal scores: the last target wins
         order = ranked(board, [where[t] for t, _n in latest_first],
-                       [n.row for _t, n in latest_first], [n.vector for _t, n in latest_first])
+                       [n.row for _t, (_i, n) in latest_first],
+                       [n.vector for _t, (_i, n) in latest_first])
         if order is not None:
             return len(offers) - 1 - next(order)[0]
-        return pick_last_min([board.exact_score(where[t], n.row) for t, n in offers])
+        return pick_last_min([board.exact_score(where[t], n.row) for t, (_i, n) in offers])
 
-    def _take(self, node, inst):
-        """The node with `inst` added (soft limits ignored), as Scored, or None."""
-        key = (id(node), id(inst))
+    def _take(self, node, inst, twins):
+        """(the instance it was built for, the node with it added as Scored
+        or None), soft limits ignored; kept per node object and `twins`
+        (inst's `_twins` key): twins get the same answer."""
+        key = (id(node), twins)
         hit = self.takes.get(key)
-        if hit is None or hit[0] is not node or hit[1] is not inst:
+        if hit is None or hit[0] is not node:
             if len(self.takes) >= KEEP_TAKES:
                 self.takes.clear()
             new = copy_node(node)
             hit = self.takes[key] = (node, inst, self.boards.scored(new)
                                      if new.add_pri(inst, True) is None else None)
-        return hit[2]
+        return hit[1], hit[2]
+
+    def _twins(self, inst):
+        """What a node taking `inst` reads of it (all but who it is and
+        where): hspace's new instances of one size are copies of one, and a
+        node takes each of them alike."""
+        hit = self.kinds.get(id(inst))
+        if hit is None or hit[0] is not inst:
+            if len(self.kinds) >= KEEP_TAKES:
+                self.kinds.clear()
+            hit = self.kinds[id(inst)] = (inst, tuple(
+                _frozen(getattr(inst, slot)) for slot in Instance.__slots__
+                if slot not in WHO_AND_WHERE))
+        return hit[1]
+
+
+def _frozen(value):
+    """A slot value as a hashable one, equal where the value is."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, set):
+        return frozenset(value)
+    return value
 
 
 def _take_primaries(node, moving):

@@ -69,12 +69,14 @@ class Checker:
         order, ahead = self._suspects_first(self.checked(nodes, scope), first)
         simulate = []
         for part in (order[:ahead], order[ahead:]):
-            for ndx, quick in zip(part, self._certain(state, nodes, insts, part)):
+            answers, margins = self._certain(state, nodes, insts, part)
+            for ndx, quick in zip(part, answers):
                 if quick is False:
                     return self._failed(ndx, True)
                 if quick is None:
-                    simulate.append(ndx)
-        for ndx in simulate:
+                    simulate.append((ndx not in first, margins.get(ndx, 0), len(simulate), ndx))
+        # the order changes the time only: `first`, then the tightest nodes
+        for _later, _margin, _pos, ndx in sorted(simulate):
             entry = self._entry(state, nodes, insts, ndx, score_over)
             if entry[2] is None:
                 entry[2] = can_evacuate(state, nodes, insts, ndx, score_over, self.emptier)
@@ -83,14 +85,16 @@ class Checker:
         return Verdict(True, False)
 
     def _certain(self, state, nodes, insts, ndxs):
-        """_quick_verdict of each of `ndxs`: the plain nodes' all at once."""
+        """_quick_verdict of each of `ndxs`, the plain nodes' all at once;
+        and {plain node: its margin} (QuickN1.verdicts)."""
         profiles = [self.quick.profile(nodes[k], nodes, insts) for k in ndxs]
-        plain = [(k, p) for k, p in zip(ndxs, profiles) if p is not None]
-        answers = dict(zip([k for k, _p in plain], self.quick.verdicts(
-            [k for k, _p in plain], [p for _k, p in plain], state.frees,
-            [n.f_dsk for n in nodes] if plain else ())))
+        plain = [k for k, p in zip(ndxs, profiles) if p is not None]
+        quick, margins = self.quick.verdicts(
+            plain, [p for p in profiles if p is not None], state.frees,
+            [n.f_dsk for n in nodes] if plain else ())
+        answers = dict(zip(plain, quick))
         return [answers[k] if k in answers else _quick_verdict(state, nodes, insts, k)
-                for k in ndxs]
+                for k in ndxs], dict(zip(plain, margins))
 
     def _entry(self, state, nodes, insts, ndx, score_over):
         """[the node objects the node's simulation reads, None, its answer or

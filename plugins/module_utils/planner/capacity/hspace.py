@@ -16,6 +16,7 @@ import sys
 from ...errors import HtoolsError
 from ...model.instance import Instance
 from .alloc import NoNodes, try_alloc
+from .fill import fill_to_end
 from .singles import SingleTries
 
 UNIT_MEM, UNIT_DSK, UNIT_CPU, UNIT_SPN = 64, 256, 1, 1
@@ -147,6 +148,10 @@ class Allocator:
         """iterateAllocSmallStep."""
         nodes, insts, ixes = state.nodes, state.insts, list(state.ixes)
         capacity = capacity and newinst.template != "drbd"
+        if not capacity and self.singles is not None:
+            filled = fill_to_end(self.data, state, newinst, self.targets, limit, State)
+            if filled is not None:
+                return filled
         while True:
             new = newinst.copy()
             new.name = "new-%d" % len(ixes)
@@ -170,6 +175,7 @@ class Allocator:
         if not self.capacity:
             return self.small_steps(state, limit, newinst, False)
         huge = True
+        prefix = None           # the first 10 unchecked steps from `state`
         while True:
             step = guess_step(state.nodes, newinst) if huge else 10
             first, rest = (step, None) if limit is None else (min(step, limit),
@@ -178,11 +184,22 @@ class Allocator:
                 # the big and the 10-step runs start with that step: neither
                 # can end redundant, so hspace ends with the checked steps
                 return self.small_steps(state, limit, newinst, True)
-            res = self.small_steps(state, first, newinst, False)
+            if first > 10:
+                # the big run starts with the 10-step run: when that one ends
+                # not redundant for good, so do both
+                prefix = self.small_steps(state, 10, newinst, False)
+                verdict = self.checker.check(prefix.nodes, prefix.insts)
+                if not verdict.redundant and verdict.lasting:
+                    return self.small_steps(state, limit, newinst, True)
+                res = self.small_steps(prefix, first - 10, newinst, False)
+            elif first == 10 and prefix is not None:
+                res = prefix
+            else:
+                res = self.small_steps(state, first, newinst, False)
             if self.checker.redundant(res.nodes, res.insts):
                 if rest == 0 or len(res.ixes) == len(state.ixes):
                     return res
-                state, limit = res, rest
+                state, limit, prefix = res, rest, None
                 continue
             if huge:
                 huge = False

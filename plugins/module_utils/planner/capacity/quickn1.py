@@ -87,8 +87,9 @@ class QuickN1:
     def profile(self, node, nodes, insts):
         """The Profile of a plain node (kept per node object), else None."""
         hit = self.profiles.get(id(node))
-        if hit is not None and hit.node is node and len(hit.insts) == len(node.p_list) and \
-                all(insts[i] is inst for i, inst in zip(node.p_list, hit.insts)):
+        # instances compare by identity: the same objects, read at C speed
+        if hit is not None and hit.node is node and \
+                list(map(insts.__getitem__, node.p_list)) == hit.insts:
             return hit
         if not plain(node, nodes, insts):
             return None
@@ -98,10 +99,13 @@ class QuickN1:
         return hit
 
     def verdicts(self, ndxs, profiles, frees, disks):
-        """[True, False or None] for plain nodes `ndxs` with their Profiles,
-        given every node's unallocated memory and free disk."""
+        """([True, False or None], [margin]) for plain nodes `ndxs` with their
+        Profiles, given every node's unallocated memory and free disk.  The
+        margin of an undecided node says how tight it is (the places its
+        instances have for certain, less their count: the lower, the more
+        likely its simulation fails); the checker simulates tight ones first."""
         if not ndxs:
-            return []
+            return [], []
         rows = np.array(ndxs, dtype=np.int64)
         count = len(ndxs)
         need = np.array([p.need for p in profiles]).reshape(count, self.size)
@@ -110,7 +114,7 @@ class QuickN1:
         broken = (room <= 0) | (np.asarray(disks) <= 0)[None, :] | ~self.tags_fit[rows]
         failed = (broken & secondary).any(axis=1) | np.array([p.own_disk for p in profiles])
         spare = np.where(self.escape[rows], room, 0)
-        fits = _fits(spare, self.escape[rows], profiles)
+        fits, margins = _fits(spare, self.escape[rows], profiles)
         out = []
         for pos, prof in enumerate(profiles):
             if failed[pos]:
@@ -119,19 +123,20 @@ class QuickN1:
                 out.append(True)
             else:
                 out.append(fits[pos])
-        return out
+        return out, margins
 
 
 def _fits(spare, escape, profiles):
     """globaln1._diskless_verdict's bounds per node, on the memory `spare`
-    of its escape nodes: True, False or None."""
+    of its escape nodes: True, False or None; and the margins (verdicts)."""
     total = np.array([p.total for p in profiles], dtype=np.int64)
     count = np.array([p.count for p in profiles], dtype=np.int64)
     biggest = np.array([max(p.biggest, 1) for p in profiles], dtype=np.int64)
     smallest = np.array([max(p.smallest, 1) for p in profiles], dtype=np.int64)
     most = np.where(escape.any(axis=1), np.where(escape, spare, np.iinfo(np.int64).min).max(axis=1), 0)
     places = np.where(escape & (spare > 0), spare - 1, 0)
-    at_least = (places // biggest[:, None]).sum(axis=1) >= count
+    margins = (places // biggest[:, None]).sum(axis=1) - count
+    at_least = margins >= 0
     at_most = (places // smallest[:, None]).sum(axis=1) < count
     out = []
     for pos, prof in enumerate(profiles):
@@ -143,4 +148,4 @@ def _fits(spare, escape, profiles):
             out.append(True)
         else:
             out.append(False if at_most[pos] else None)
-    return out
+    return out, margins.tolist()

@@ -113,8 +113,8 @@ def test_certain_answers_at_once_are_the_one_by_one_answers(prepared_cluster, te
             state.frees = [n.unallocated_mem() for n in nodes]
             plain = [(n.idx, quick.profile(n, nodes, insts)) for n in nodes]
             plain = [(k, p) for k, p in plain if p is not None]
-            answers = quick.verdicts([k for k, _p in plain], [p for _k, p in plain],
-                                     state.frees, [n.f_dsk for n in nodes])
+            answers, _margins = quick.verdicts([k for k, _p in plain], [p for _k, p in plain],
+                                               state.frees, [n.f_dsk for n in nodes])
             for (ndx, _p), answer in zip(plain, answers):
                 assert answer is _quick_verdict(state, nodes, insts, ndx)
                 compared.add(answer)
