@@ -81,26 +81,43 @@ class Budgets:
         sets = jobsets(self.steps + [step], state.instances)
         return seconds[-1], round(sum(jobset_seconds(seconds, sets)), 1)
 
-    def overruns(self, state, cand):
-        """The budgets (option names) the plan with the candidate would overrun."""
+    def _plan_seconds(self, state, cand):
+        """The plan's estimated seconds with the candidate; None without a
+        duration budget (nothing reads it then)."""
+        return None if self.max_seconds is None else self.seconds_with(state, cand)[1]
+
+    def overruns(self, state, cand, plan_seconds=None):
+        """The budgets (option names) the plan with the candidate would overrun
+        (`plan_seconds`: _plan_seconds, when known already)."""
         over = []
         if self.max_mib is not None and \
                 self.copied_mib + data_copied(state, cand) > self.max_mib:
             over.append(DATA_BUDGET)
-        if self.max_seconds is not None and self.seconds_with(state, cand)[1] > self.max_seconds:
-            over.append(DURATION_BUDGET)
+        if self.max_seconds is not None:
+            if plan_seconds is None:
+                plan_seconds = self._plan_seconds(state, cand)
+            if plan_seconds > self.max_seconds:
+                over.append(DURATION_BUDGET)
         return over
 
     def fits(self, state, cand):
         return not self.enforced or not self.overruns(state, cand)
 
-    def price(self, state, cand):
+    def rate(self, state, cand, gain):
+        """The candidate's gain per price (its rating), or None when it would
+        overrun a budget; the plan's duration with it is worked out once."""
+        plan_seconds = self._plan_seconds(state, cand)
+        if self.enforced and self.overruns(state, cand, plan_seconds):
+            return None
+        return gain / self._price(state, cand, plan_seconds)
+
+    def _price(self, state, cand, plan_seconds):
         """What the candidate costs, for its rating (gain / price)."""
         data = data_copied(state, cand) + MOVE_OVERHEAD_MIB
         if self.max_seconds is None:
             return data
         # the 1 GiB every move stands for, as time at the disk copy rate
-        added = max(self.seconds_with(state, cand)[1] - self.seconds, 0.0)
+        added = max(plan_seconds - self.seconds, 0.0)
         seconds = added + MOVE_OVERHEAD_MIB / self.rates[0]
         if self.max_mib is None:
             return seconds

@@ -147,9 +147,11 @@ def _best_rate(state, candidates, budgets):
     best = None
     for cand in candidates:
         gain = state.score - cand.score
-        if gain <= 0 or not budgets.fits(state, cand):
+        if gain <= 0:
             continue
-        rate = gain / budgets.price(state, cand)
+        rate = budgets.rate(state, cand, gain)
+        if rate is None:
+            continue
         if best is None or rate > best[0]:
             best = (rate, cand)
     return None if best is None else best[1]

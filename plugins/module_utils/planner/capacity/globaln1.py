@@ -146,20 +146,6 @@ def _depends_on(state, nodes, insts, ndx, score_over):
     return deps
 
 
-class _Frees:
-    """The unallocated memory of a node list's nodes, each read once."""
-
-    def __init__(self, nodes):
-        self.nodes = nodes
-        self.known = {}
-
-    def __getitem__(self, k):
-        free = self.known.get(k)
-        if free is None:
-            free = self.known[k] = self.nodes[k].unallocated_mem()
-        return free
-
-
 def _diskless_verdict(nodes, insts, node, escape, pending, room=None, frees=None):
     """True or False when the greedy placement of the pending diskless
     instances is decided whatever node it picks each time, else None.
@@ -167,11 +153,14 @@ def _diskless_verdict(nodes, insts, node, escape, pending, room=None, frees=None
     A node takes an instance while its unallocated memory stays above 0, so
     a node with room `free` takes at least (free - 1) // biggest and at most
     (free - 1) // smallest of them, whichever the greedy order is: enough
-    places at the first count is success, too few at the second failure."""
+    places at the first count is success, too few at the second failure.
+    `room`: the memory left on the nodes the failovers used; `frees`: every
+    node's unallocated memory when the caller has it (Checker.check's list
+    for these very nodes), else each escape node's is read here."""
     room = room or {}
-    frees = frees or _Frees(nodes)
     tags = node.mig_tags
-    frees = [room[k] if k in room else frees[k] for k in escape
+    frees = [room[k] if k in room else frees[k] if frees is not None
+             else nodes[k].unallocated_mem() for k in escape
              if not tags or tags <= nodes[k].rmig_tags]
     mems = [insts[i].mem for i in pending if insts[i].uses_memory]
     need = sum(mems)
@@ -230,7 +219,7 @@ def _quick_verdict(state, nodes, insts, ndx):
         (drbd if insts[idx].template == "drbd" else other).append(idx)
     if any(insts[i].template != "diskless" for i in other):
         return None
-    frees = getattr(state, "frees", None) or _Frees(nodes)
+    frees = state.frees         # Checker.check's, for these nodes
     room = _failover_room(nodes, insts, node, drbd, frees)
     if room is None or room is False:
         return None if room is None else False

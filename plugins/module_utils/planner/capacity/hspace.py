@@ -131,10 +131,7 @@ class Allocator:
         good = None
         if capacity:
             def good(item):
-                new_nodes = list(nodes)
-                for idx, node in item[1].items():
-                    new_nodes[idx] = node
-                return self.checker.check(new_nodes, insts + [item[2]], first=item[1]).redundant
+                return self._verdict_with(nodes, insts, item).redundant
         try:
             if self.singles is not None:
                 if not self.targets:
@@ -216,11 +213,16 @@ class Allocator:
         sol = self.try_alloc(state.nodes, state.insts, new, False)
         if sol.best is None:
             return False
-        nodes = list(state.nodes)
-        for idx, node in sol.best[1].items():
-            nodes[idx] = node
-        verdict = self.checker.check(nodes, state.insts + [sol.best[2]], first=sol.best[1])
+        verdict = self._verdict_with(state.nodes, state.insts, sol.best)
         return not verdict.redundant and verdict.lasting
+
+    def _verdict_with(self, nodes, insts, item):
+        """The N+1 Verdict of the cluster with tryAlloc's element `item`
+        ((score, {idx: node}, placed)) applied; its changed nodes asked first."""
+        new_nodes = list(nodes)
+        for idx, node in item[1].items():
+            new_nodes[idx] = node
+        return self.checker.check(new_nodes, insts + [item[2]], first=item[1])
 
     def tiered(self, state, limit, newinst):
         """tieredAlloc (recursive as hspace's: the depth is the shrink count)."""
