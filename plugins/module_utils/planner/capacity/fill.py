@@ -14,27 +14,24 @@ new instances differs; here they are listed node by node.
 
 from __future__ import annotations
 
-from ..evacuate.policy import policy_failure
 from ..evacuate.state import copy_node
 from .alloc import Solution
 
 
-def fill_to_end(data, state, newinst, targets, limit, state_type):
+def fill_to_end(policy, state, newinst, targets, limit, state_type):
     """`state_type`(errs, nodes, insts, ixes) after unchecked steps of `newinst`
     on one node each of `targets` until none takes another; None when
     `limit` (a count, None for none) would end the run first, or there are
-    no targets (tryAlloc's refusal is the caller's)."""
+    no targets (tryAlloc's refusal is the caller's).  `policy(inst, node)`:
+    why the node's group policy refuses the instance, or None
+    (SingleTries.policy)."""
     if not targets:
         return None
     nodes, insts, ixes = list(state.nodes), list(state.insts), list(state.ixes)
-    policy, failures = {}, []
+    failures = []
     for t_idx in targets:
         node = nodes[t_idx]
-        key = (node.group, node.excl_storage)
-        if key not in policy:
-            policy[key] = policy_failure(newinst, data.groups[node.group].ipolicy,
-                                         node.excl_storage)
-        fail = policy[key]
+        fail = policy(newinst, node)
         work, took = None, 0
         while fail is None:
             probe = newinst.copy()

@@ -146,7 +146,8 @@ class Allocator:
         nodes, insts, ixes = state.nodes, state.insts, list(state.ixes)
         capacity = capacity and newinst.template != "drbd"
         if not capacity and self.singles is not None:
-            filled = fill_to_end(self.data, state, newinst, self.targets, limit, State)
+            filled = fill_to_end(self.singles.policy, state, newinst, self.targets, limit,
+                                 State)
             if filled is not None:
                 return filled
         while True:

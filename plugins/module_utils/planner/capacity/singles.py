@@ -94,17 +94,22 @@ class SingleTries:
             return offer
         if len(known) >= KEEP_TRIALS:
             known.clear()
-        key = (size_key(inst), node.group, node.excl_storage)
-        if key not in self.policy_fail:
-            self.policy_fail[key] = policy_failure(inst, self.data.groups[node.group].ipolicy,
-                                                   node.excl_storage)
-        fail = self.policy_fail[key]
+        fail = self.policy(inst, node)
         new = None
         if fail is None:
             new = copy_node(node)
             fail = new.add_pri(inst, self.force)
         offer = known[id(node)] = Offer(t_idx, fail, new if fail is None else None, inst.idx, node)
         return offer
+
+    def policy(self, inst, node):
+        """Why the instance policy of the node's group refuses `inst`, or None
+        (kept per size, group and exclusive storage)."""
+        key = (size_key(inst), node.group, node.excl_storage)
+        if key not in self.policy_fail:
+            self.policy_fail[key] = policy_failure(inst, self.data.groups[node.group].ipolicy,
+                                                   node.excl_storage)
+        return self.policy_fail[key]
 
     def _item(self, nodes, offer, inst, score):
         """tryAlloc's element for an offer: (score, {idx: node}, placed)."""

@@ -39,7 +39,8 @@ def test_same_end_as_one_try_at_a_time(prepared_cluster, seed, mem):
     alloc, targets = _allocator(data)
     start = hspace.State([], list(data.nodes), list(data.instances), [])
     inst = hspace.inst_from_spec(hspace.RSpec(mem, 1024, 1, 1), "diskless", 1)
-    filled = fill_to_end(data, start, inst, targets, None, hspace.State)
+    policy = alloc.singles.policy
+    filled = fill_to_end(policy, start, inst, targets, None, hspace.State)
     if not targets:
         assert filled is None
         return
@@ -50,6 +51,7 @@ def test_same_end_as_one_try_at_a_time(prepared_cluster, seed, mem):
     assert sorted(i.pnode for i in filled.ixes) == sorted(i.pnode for i in slow.ixes)
     assert [i.idx for i in filled.ixes] == [i.idx for i in slow.ixes]
     if filled.ixes:     # a limit that would end the run first: the caller steps
-        assert fill_to_end(data, start, inst, targets, len(filled.ixes) - 1, hspace.State) is None
-        assert fill_to_end(data, start, inst, targets, len(filled.ixes),
+        assert fill_to_end(policy, start, inst, targets, len(filled.ixes) - 1,
+                           hspace.State) is None
+        assert fill_to_end(policy, start, inst, targets, len(filled.ixes),
                            hspace.State) is not None
