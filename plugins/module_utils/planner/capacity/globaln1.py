@@ -146,14 +146,16 @@ def _depends_on(state, nodes, insts, ndx, score_over):
     return deps
 
 
-def _diskless_verdict(nodes, insts, node, escape, pending, room=None, frees=None):
-    """True or False when the greedy placement of the pending diskless
-    instances is decided whatever node it picks each time, else None.
+def _memory_only_verdict(nodes, insts, node, escape, pending, room=None, frees=None):
+    """True or False when the greedy placement of the pending movable
+    instances (SHARED templates: a node takes them on memory alone when
+    soft limits are ignored, their storage is not the node's) is decided
+    whatever node it picks each time, else None.
 
-    A node takes an instance while its unallocated memory stays above 0, so
-    a node with room `free` takes at least (free - 1) // biggest and at most
-    (free - 1) // smallest of them, whichever the greedy order is: enough
-    places at the first count is success, too few at the second failure.
+    A node takes an instance while its unallocated memory stays above 0:
+    success when _always_fit says so; and a node with room `free` takes at
+    most (free - 1) // smallest of them, whichever the greedy order is, too
+    few such places is failure.
     `room`: the memory left on the nodes the failovers used; `frees`: every
     node's unallocated memory when the caller has it (Checker.check's list
     for these very nodes), else each escape node's is read here."""
@@ -169,7 +171,7 @@ def _diskless_verdict(nodes, insts, node, escape, pending, room=None, frees=None
     if len(mems) != len(pending) or min(mems) <= 0:
         return None
     count, biggest, smallest = len(mems), max(mems), min(mems)
-    if sum((free - 1) // biggest for free in frees if free > 0) >= count:
+    if _always_fit(frees, need, biggest, count):
         return True
     if sum((free - 1) // smallest for free in frees if free > 0) < count:
         return False
@@ -209,7 +211,7 @@ def _quick_verdict(state, nodes, insts, ndx):
 
     A False here stays False when instances are only added to the cluster
     (new instances on any nodes, nothing removed): a failover that failed on
-    memory, disk or tags finds at most as much room, and diskless instances
+    memory, disk or tags finds at most as much room, and movable instances
     that could not all fit into the other nodes' memory cannot fit with more
     of them and less memory either (any placement of them all would place
     the old ones too)."""
@@ -217,7 +219,7 @@ def _quick_verdict(state, nodes, insts, ndx):
     drbd, other = [], []
     for idx in node.p_list:
         (drbd if insts[idx].template == "drbd" else other).append(idx)
-    if any(insts[i].template != "diskless" for i in other):
+    if any(insts[i].template not in SHARED for i in other):
         return None
     frees = state.frees         # Checker.check's, for these nodes
     room = _failover_room(nodes, insts, node, drbd, frees)
@@ -226,7 +228,7 @@ def _quick_verdict(state, nodes, insts, ndx):
     if not other:
         return True
     escape = [k for k in state.members[node.group] if k != ndx]
-    return _diskless_verdict(nodes, insts, node, escape, other, room, frees)
+    return _memory_only_verdict(nodes, insts, node, escape, other, room, frees)
 
 
 def can_evacuate(state, nodes, insts, ndx, score_over=None, emptier=None):
@@ -241,21 +243,108 @@ def can_evacuate(state, nodes, insts, ndx, score_over=None, emptier=None):
         return False
     nodes, insts = done
     escape = [k for k in state.members[node.group] if k != ndx]
-    only_diskless = all(insts[i].template == "diskless" for i in other)
-    for pos, idx in enumerate(other):
-        if only_diskless:
-            # the rest decided whatever the greedy picks from here on
-            verdict = _diskless_verdict(nodes, insts, node, escape, other[pos:])
-            if verdict is not None:
-                return verdict
-        if insts[idx].template not in SHARED:
-            continue
+    movable = [i for i in other if insts[i].template in SHARED]
+    rest = [i for i in other if insts[i].template not in SHARED]
+    if rest and _no_room_for(state, nodes, [insts[i] for i in rest], escape):
+        return False
+    # the movable instances leave first, one by one; before each move, what
+    # is left may be decided whatever the greedy picks from here on
+    for pos, idx in enumerate(movable):
+        left = movable[pos:]
+        verdict = _memory_only_verdict(nodes, insts, node, escape, left)
+        if not rest and verdict is not None:
+            return verdict
+        if verdict is False:
+            return False
+        if rest and _room_for_all(state, nodes, insts, node, escape, left + rest, True):
+            return True
         nodes = emptier.move(state, nodes, insts, idx, escape)
         if nodes is None:
             return False
-    rest = [insts[i] for i in other if insts[i].template not in SHARED]
+    if rest and _room_for_all(state, nodes, insts, node, escape, rest, False):
+        return True
+    rest = [insts[i] for i in rest]
     rest.sort(key=lambda inst: -inst.mem)        # stable: equal sizes keep list order
     return _recreate(state, nodes, rest, escape, score_over)
+
+
+def _room_for_all(state, nodes, insts, node, escape, pending, moving):
+    """Whether the node's instances `pending` (indices; `moving`: some are
+    moved, the node's migration tags count) all find a place whatever node
+    the greedy gives each (the moves, then the re-creations): a sufficient
+    test, False when it cannot tell.
+
+    Take the escape nodes that could take any of them: without storage
+    units or exclusive storage, the node's migration tags fitting (for the
+    moves), the group's policy accepting each re-created instance, and disk
+    for all of the re-created ones that use local storage together.  With
+    soft limits ignored such a node takes an instance while its unallocated
+    memory stays above 0: _always_fit on their memory decides."""
+    items = [insts[i] for i in pending]
+    if any(inst.forthcoming for inst in items) or node.storage_units:
+        return False
+    biggest = max(inst.mem if inst.uses_memory else 0 for inst in items)
+    recreated = [inst for inst in items if inst.template not in SHARED]
+    disk = sum(inst.dsk for inst in recreated if inst.uses_local_storage)
+    tags = node.mig_tags if moving else None
+    total = sum(inst.mem for inst in items if inst.uses_memory)
+    frees = []
+    for k in escape:
+        target = nodes[k]
+        if target.storage_units or target.excl_storage or (tags and not tags <= target.rmig_tags):
+            continue
+        if disk and target.f_dsk - disk <= 0:
+            continue
+        ipolicy = state.data.groups[target.group].ipolicy
+        if any(policy_failure(inst, ipolicy, False) for inst in recreated):
+            continue
+        frees.append(target.unallocated_mem())
+    return _always_fit(frees, total, biggest, len(items))
+
+
+def _no_room_for(state, nodes, recreated, escape):
+    """Whether the re-creation of `recreated` fails whatever happens before
+    it: the moves and the re-creations only take memory and disk from the
+    escape nodes, so an instance that no escape node takes now (memory, disk
+    of local storage, the group's policy) finds none then; nor do instances
+    needing more memory (or disk) than the nodes that could take any of them
+    have between them (a node keeps more than 0 of each).  Without storage
+    units only: then disk is per node."""
+    if any(nodes[k].storage_units for k in escape):
+        return False
+    # a forthcoming instance is re-created whatever the room (soft limits ignored)
+    recreated = [inst for inst in recreated if not inst.forthcoming]
+    takers = set()
+    for inst in recreated:
+        fits = [k for k in escape
+                if nodes[k].unallocated_mem() - (inst.mem if inst.uses_memory else 0) > 0
+                and not (inst.uses_local_storage and nodes[k].f_dsk - inst.dsk <= 0)
+                and not policy_failure(inst, state.data.groups[nodes[k].group].ipolicy,
+                                       nodes[k].excl_storage)]
+        if not fits:
+            return True
+        takers.update(fits)
+    memory = sum(inst.mem for inst in recreated if inst.uses_memory)
+    disk = sum(inst.dsk for inst in recreated if inst.uses_local_storage)
+    return (sum(max(0, nodes[k].unallocated_mem() - 1) for k in takers) < memory or
+            sum(max(0, nodes[k].f_dsk - 1) for k in takers) < disk)
+
+
+def _always_fit(frees, total, biggest, count):
+    """Whether `count` instances of `total` memory, none above `biggest`,
+    all fit into nodes with unallocated memory `frees` whatever node each
+    goes to (a node takes one while its memory left stays above 0):
+
+    * each node takes at least (free - 1) // biggest of them;
+    * or, when one of them (memory m) found no node, each node had at most
+      m left, so what was placed on the nodes with more than `biggest`,
+      sum(free - m), is at most total - m: a larger sum of (free - biggest)
+      over them than total - biggest rules that out."""
+    if biggest <= 0:
+        return False
+    if sum((free - 1) // biggest for free in frees if free > 0) >= count:
+        return True
+    return sum(free - biggest for free in frees if free > biggest) > total - biggest
 
 
 def _recreate(state, nodes, rest, escape, score_over):

@@ -3,8 +3,9 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """globaln1._quick_verdict of many nodes at once.
 
-For a node whose instances are DRBD and diskless only, on nodes without
-storage units or exclusive storage, and with no forthcoming DRBD instance
+For a node whose instances are DRBD and movable ones (SHARED templates:
+diskless, rbd, ...) only, on nodes without storage units or exclusive
+storage, and with no forthcoming DRBD instance
 (a "plain" node here), the certain answer is arithmetic on the other nodes'
 unallocated memory:
 
@@ -12,12 +13,12 @@ unallocated memory:
   the node's own disk is not above 0, or a secondary's memory minus what
   the node's instances on it need is not above 0 (what is left of a
   secondary only shrinks along the chain, so the end decides);
-* otherwise its diskless instances fit for certain, cannot fit for certain,
-  or may either way, by the bounds of globaln1._diskless_verdict, over the
+* otherwise its movable instances fit for certain, cannot fit for certain,
+  or may either way, by the bounds of globaln1._memory_only_verdict, over the
   other nodes of its group that its migration tags fit.
 
 What a plain node needs of itself (its secondaries and how much memory its
-instances need there, its diskless instances' sizes) is kept per node
+instances need there, its movable instances' sizes) is kept per node
 object; the per-cluster part is a few array operations for all nodes.
 Other nodes are answered by globaln1._quick_verdict one by one.
 """
@@ -25,6 +26,7 @@ Other nodes are answered by globaln1._quick_verdict one by one.
 from __future__ import annotations
 
 from ...deps import numpy as np
+from ..evacuate.capacity import SHARED
 
 KEEP_PROFILES = 10000
 
@@ -64,7 +66,7 @@ def plain(node, nodes, insts):
             sec = nodes[inst.snode]
             if sec.storage_units or sec.excl_storage or inst.forthcoming:
                 return False
-        elif inst.template != "diskless":
+        elif inst.template not in SHARED:
             return False
     return True
 
@@ -127,7 +129,7 @@ class QuickN1:
 
 
 def _fits(spare, escape, profiles):
-    """globaln1._diskless_verdict's bounds per node, on the memory `spare`
+    """globaln1._memory_only_verdict's bounds per node, on the memory `spare`
     of its escape nodes: True, False or None; and the margins (verdicts)."""
     total = np.array([p.total for p in profiles], dtype=np.int64)
     count = np.array([p.count for p in profiles], dtype=np.int64)

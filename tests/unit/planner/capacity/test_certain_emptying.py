@@ -1,0 +1,166 @@
+# Copyright: (c) 2026, ganeti.htools contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The answers can_evacuate (capacity/globaln1.py) gives without simulating
+the greedy: movable instances of every SHARED template decided on memory,
+room for all whatever the greedy picks, no room for a re-creation whatever
+happens before it.  Each must be the simulation's own answer."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
+from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare_model
+
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity import globaln1
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.alloc import (
+    alloc_nodes)
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.globaln1 import (
+    Checker, _always_fit, can_evacuate)
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.hspace import (
+    Allocator, RSpec, State, inst_from_spec)
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.state import (
+    EvacState)
+
+
+def _mixed_states(data, seed):
+    """The cluster after unchecked placements of rbd, diskless and plain
+    instances of random sizes (nodes holding movable and re-created ones)."""
+    rng = random.Random(seed)
+    targets = alloc_nodes(data.nodes, lambda g: True, 1)
+    if not targets:
+        return
+    alloc = Allocator(data, targets, 1, False, Checker(data))
+    state = State([], list(data.nodes), list(data.instances), [])
+    for _step in range(14):
+        yield state.nodes, state.insts
+        template = rng.choice(["rbd", "diskless", "plain", "rbd"])
+        spec = RSpec(rng.choice([128, 512, 2048, 8192]), rng.choice([1024, 20480]), 1, 1)
+        nxt = alloc.small_steps(state, rng.choice([1, 3]), inst_from_spec(spec, template, 1),
+                                False)
+        if len(nxt.ixes) == len(state.ixes):
+            return
+        state = nxt
+
+
+class _Counted:
+    """A shortcut's calls and decided answers, counted."""
+
+    def __init__(self, func, decided):
+        self.func, self.decided, self.calls, self.hits = func, decided, 0, 0
+
+    def __call__(self, *args):
+        answer = self.func(*args)
+        self.calls += 1
+        self.hits += self.decided(answer)
+        return answer
+
+
+def test_answers_without_the_greedy_are_the_greedy_answers(prepared_cluster, monkeypatch):
+    room = _Counted(globaln1._room_for_all, bool)
+    no_room = _Counted(globaln1._no_room_for, bool)
+    memory = _Counted(globaln1._memory_only_verdict, lambda a: a is not None)
+    compared = 0
+    for seed in range(80):
+        data = prepared_cluster(seed)
+        for nodes, insts in _mixed_states(data, seed):
+            state = EvacState(data, nodes, insts)
+            for node in nodes:
+                monkeypatch.setattr(globaln1, "_room_for_all", room)
+                monkeypatch.setattr(globaln1, "_no_room_for", no_room)
+                monkeypatch.setattr(globaln1, "_memory_only_verdict", memory)
+                fast = can_evacuate(state, nodes, insts, node.idx)
+                monkeypatch.setattr(globaln1, "_room_for_all", lambda *_a: False)
+                monkeypatch.setattr(globaln1, "_no_room_for", lambda *_a: False)
+                monkeypatch.setattr(globaln1, "_memory_only_verdict", lambda *_a, **_k: None)
+                slow = can_evacuate(state, nodes, insts, node.idx)
+                assert fast == slow, (seed, node.name)
+                compared += 1
+    # every shortcut decided some of them, so the comparison says something
+    assert compared > 1000, compared
+    assert room.hits and no_room.hits and memory.hits, (room.hits, no_room.hits, memory.hits)
+
+
+def _greedy_fills(frees, mems, rng):
+    """A random node that takes each instance (memory left above 0), in a
+    random order: whether all found one."""
+    left = list(frees)
+    for mem in rng.sample(mems, len(mems)):
+        fits = [k for k, free in enumerate(left) if free - mem > 0]
+        if not fits:
+            return False
+        left[rng.choice(fits)] -= mem
+    return True
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_always_fit_means_every_order_and_choice_fits(seed):
+    rng = random.Random(seed)
+    said_yes = by_sum = 0
+    for _case in range(400):
+        frees = [rng.randint(-100, 3000) for _n in range(rng.randint(1, 6))]
+        mems = [rng.choice([1, 64, 100, 300, 512, 700]) for _i in range(rng.randint(1, 12))]
+        biggest = max(mems)
+        if not _always_fit(frees, sum(mems), biggest, len(mems)):
+            continue
+        said_yes += 1
+        slots = sum((free - 1) // biggest for free in frees if free > 0)
+        by_sum += slots < len(mems)
+        assert all(_greedy_fills(frees, mems, rng) for _try in range(40)), (frees, mems)
+    # the second bound (memory sums) decided cases the per-node count could not
+    assert said_yes and by_sum
+
+
+def test_always_fit_is_not_said_of_an_order_that_fails():
+    # 2 nodes of 101: two instances of 100 fit, a third cannot
+    assert _always_fit([101, 101], 200, 100, 2)
+    assert not _always_fit([101, 101], 300, 100, 3)
+    # one of 100 then one of 60 may both land on the node of 161: 1 left, the
+    # 60 fits the other (61); with 3 of 60 one order fails
+    assert not _always_fit([161, 61], 280, 100, 4)
+    assert not _always_fit([], 1, 1, 1)
+
+
+def _tight_cluster(tmp_path, rng, case):
+    """node0 holds rbd, diskless and plain instances; three more nodes with
+    little memory and disk left, so that every bound is sometimes binding."""
+    mems = [rng.choice([256, 512, 1024]) for _i in range(rng.randint(1, 5))]
+    disks = [rng.choice([1024, 4096, 10240]) for _i in mems]
+    templates = [rng.choice(["rbd", "diskless", "plain", "plain"]) for _i in mems]
+    lines = ["g|uuid-1|preferred||", "",
+             "node0|16384|1024|%d|409600|%d|8|N|uuid-1|4"
+             % (16384 - 1024 - sum(mems), 409600 - sum(d for d, t in zip(disks, templates)
+                                                        if t == "plain"))]
+    for k in (1, 2, 3):
+        lines.append("node%d|8192|1024|%d|102400|%d|8|N|uuid-1|4"
+                     % (k, rng.randint(0, 2500), rng.randint(0, 16000)))
+    lines.append("")
+    lines += ["i%d|%d|%d|1|running|Y|node0||%s||1" % (k, mem, dsk if t == "plain" else 0, t)
+              for k, (mem, dsk, t) in enumerate(zip(mems, disks, templates))]
+    path = tmp_path / ("tight%d.data" % case)
+    path.write_text("\n".join(lines) + "\n\n\n", encoding="utf-8")
+    data, _fmt = load_data_file(str(path))
+    prepare_model(data, {}, ("offline_nodes", "min_disk", "max_cpu"))
+    return data
+
+
+def test_tight_nodes_get_the_greedy_answers(tmp_path, monkeypatch):
+    rng = random.Random(7)
+    room = _Counted(globaln1._room_for_all, bool)
+    no_room = _Counted(globaln1._no_room_for, bool)
+    answers = set()
+    for case in range(400):
+        data = _tight_cluster(tmp_path, rng, case)
+        state = EvacState(data, data.nodes, data.instances)
+        monkeypatch.setattr(globaln1, "_room_for_all", room)
+        monkeypatch.setattr(globaln1, "_no_room_for", no_room)
+        fast = can_evacuate(state, data.nodes, data.instances, 0)
+        monkeypatch.setattr(globaln1, "_room_for_all", lambda *_a: False)
+        monkeypatch.setattr(globaln1, "_no_room_for", lambda *_a: False)
+        slow = can_evacuate(state, data.nodes, data.instances, 0)
+        assert fast == slow, case
+        answers.add(fast)
+    assert answers == {True, False} and room.hits > 20 and no_room.hits > 20, \
+        (room.hits, no_room.hits)
