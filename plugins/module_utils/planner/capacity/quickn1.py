@@ -138,7 +138,9 @@ def _fits(spare, escape, profiles):
     most = np.where(escape.any(axis=1), np.where(escape, spare, np.iinfo(np.int64).min).max(axis=1), 0)
     places = np.where(escape & (spare > 0), spare - 1, 0)
     margins = (places // biggest[:, None]).sum(axis=1) - count
-    at_least = margins >= 0
+    # globaln1._always_fit: enough places per node, or enough memory in sum
+    beyond = np.where(escape & (spare > biggest[:, None]), spare - biggest[:, None], 0)
+    at_least = (margins >= 0) | (beyond.sum(axis=1) > total - biggest)
     at_most = (places // smallest[:, None]).sum(axis=1) < count
     out = []
     for pos, prof in enumerate(profiles):

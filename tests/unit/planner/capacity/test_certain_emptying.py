@@ -18,7 +18,8 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity imp
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.alloc import (
     alloc_nodes)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.globaln1 import (
-    Checker, _always_fit, can_evacuate)
+    Checker, _always_fit, _quick_verdict, can_evacuate)
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.quickn1 import QuickN1
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.hspace import (
     Allocator, RSpec, State, inst_from_spec)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.state import (
@@ -123,12 +124,12 @@ def test_always_fit_is_not_said_of_an_order_that_fails():
     assert not _always_fit([], 1, 1, 1)
 
 
-def _tight_cluster(tmp_path, rng, case):
+def _tight_cluster(tmp_path, rng, case, templates=("rbd", "diskless", "plain", "plain")):
     """node0 holds rbd, diskless and plain instances; three more nodes with
     little memory and disk left, so that every bound is sometimes binding."""
     mems = [rng.choice([256, 512, 1024]) for _i in range(rng.randint(1, 5))]
     disks = [rng.choice([1024, 4096, 10240]) for _i in mems]
-    templates = [rng.choice(["rbd", "diskless", "plain", "plain"]) for _i in mems]
+    templates = [rng.choice(templates) for _i in mems]
     lines = ["g|uuid-1|preferred||", "",
              "node0|16384|1024|%d|409600|%d|8|N|uuid-1|4"
              % (16384 - 1024 - sum(mems), 409600 - sum(d for d, t in zip(disks, templates)
@@ -164,3 +165,23 @@ def test_tight_nodes_get_the_greedy_answers(tmp_path, monkeypatch):
         answers.add(fast)
     assert answers == {True, False} and room.hits > 20 and no_room.hits > 20, \
         (room.hits, no_room.hits)
+
+
+def test_quick_answers_at_once_use_the_same_bounds(tmp_path):
+    """QuickN1 (all nodes at once) answers as _quick_verdict (one node)
+    where only the memory sums tell that the movable instances fit."""
+    rng = random.Random(11)
+    by_sum = 0
+    for case in range(300):
+        data = _tight_cluster(tmp_path, rng, case, templates=("rbd", "diskless"))
+        nodes, insts = data.nodes, data.instances
+        state = EvacState(data, nodes, insts)
+        state.frees = [n.unallocated_mem() for n in nodes]
+        quick = QuickN1(data)
+        profile = quick.profile(nodes[0], nodes, insts)
+        (answer,), _margins = quick.verdicts([0], [profile], state.frees, [n.f_dsk for n in nodes])
+        assert answer is _quick_verdict(state, nodes, insts, 0), case
+        mems = [insts[i].mem for i in nodes[0].p_list]
+        slots = sum((f - 1) // max(mems) for f in state.frees[1:] if f > 0)
+        by_sum += answer is True and slots < len(mems) and max(state.frees[1:]) - sum(mems) <= 0
+    assert by_sum
