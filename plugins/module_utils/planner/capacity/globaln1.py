@@ -22,6 +22,7 @@ from ..evacuate.policy import policy_failure
 from ..evacuate.single import pick_last_min
 from ..evacuate.state import EvacState
 from .emptying import Emptier
+from .memory_fit import after_the_first, always_fit, bounds
 from .quickn1 import QuickN1
 
 
@@ -153,9 +154,8 @@ def _memory_only_verdict(nodes, insts, node, escape, pending, room=None, frees=N
     whatever node it picks each time, else None.
 
     A node takes an instance while its unallocated memory stays above 0:
-    success when _always_fit says so; and a node with room `free` takes at
-    most (free - 1) // smallest of them, whichever the greedy order is, too
-    few such places is failure.
+    memory_fit's bounds, then the same after each place the first of them
+    may go to.
     `room`: the memory left on the nodes the failovers used; `frees`: every
     node's unallocated memory when the caller has it (Checker.check's list
     for these very nodes), else each escape node's is read here."""
@@ -165,17 +165,12 @@ def _memory_only_verdict(nodes, insts, node, escape, pending, room=None, frees=N
              else nodes[k].unallocated_mem() for k in escape
              if not tags or tags <= nodes[k].rmig_tags]
     mems = [insts[i].mem for i in pending if insts[i].uses_memory]
-    need = sum(mems)
-    if max(frees, default=0) - need > 0:
+    if max(frees, default=0) - sum(mems) > 0:
         return True
     if len(mems) != len(pending) or min(mems) <= 0:
         return None
-    count, biggest, smallest = len(mems), max(mems), min(mems)
-    if _always_fit(frees, need, biggest, count):
-        return True
-    if sum((free - 1) // smallest for free in frees if free > 0) < count:
-        return False
-    return None
+    verdict = bounds(frees, mems)
+    return after_the_first(frees, mems) if verdict is None else verdict
 
 
 def _failover_room(nodes, insts, node, drbd, frees):
@@ -279,7 +274,7 @@ def _room_for_all(state, nodes, insts, node, escape, pending, moving):
     moves), the group's policy accepting each re-created instance, and disk
     for all of the re-created ones that use local storage together.  With
     soft limits ignored such a node takes an instance while its unallocated
-    memory stays above 0: _always_fit on their memory decides."""
+    memory stays above 0: memory_fit.always_fit on their memory decides."""
     items = [insts[i] for i in pending]
     if any(inst.forthcoming for inst in items) or node.storage_units:
         return False
@@ -299,7 +294,7 @@ def _room_for_all(state, nodes, insts, node, escape, pending, moving):
         if any(policy_failure(inst, ipolicy, False) for inst in recreated):
             continue
         frees.append(target.unallocated_mem())
-    return _always_fit(frees, total, biggest, len(items))
+    return always_fit(frees, total, biggest, len(items))
 
 
 def _no_room_for(state, nodes, recreated, escape):
@@ -328,23 +323,6 @@ def _no_room_for(state, nodes, recreated, escape):
     disk = sum(inst.dsk for inst in recreated if inst.uses_local_storage)
     return (sum(max(0, nodes[k].unallocated_mem() - 1) for k in takers) < memory or
             sum(max(0, nodes[k].f_dsk - 1) for k in takers) < disk)
-
-
-def _always_fit(frees, total, biggest, count):
-    """Whether `count` instances of `total` memory, none above `biggest`,
-    all fit into nodes with unallocated memory `frees` whatever node each
-    goes to (a node takes one while its memory left stays above 0):
-
-    * each node takes at least (free - 1) // biggest of them;
-    * or, when one of them (memory m) found no node, each node had at most
-      m left, so what was placed on the nodes with more than `biggest`,
-      sum(free - m), is at most total - m: a larger sum of (free - biggest)
-      over them than total - biggest rules that out."""
-    if biggest <= 0:
-        return False
-    if sum((free - 1) // biggest for free in frees if free > 0) >= count:
-        return True
-    return sum(free - biggest for free in frees if free > biggest) > total - biggest
 
 
 def _recreate(state, nodes, rest, escape, score_over):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from ...deps import numpy as np
 from ..evacuate.capacity import SHARED
+from .memory_fit import after_the_first
 
 KEEP_PROFILES = 10000
 
@@ -34,7 +35,7 @@ KEEP_PROFILES = 10000
 class Profile:
     """What a plain node's certain answer needs of the node itself."""
     __slots__ = ("node", "insts", "need", "secondary", "own_disk", "pending", "count",
-                 "total", "biggest", "smallest", "all_memory")
+                 "total", "biggest", "smallest", "all_memory", "mems")
 
     def __init__(self, node, insts, size):
         self.node = node
@@ -54,6 +55,7 @@ class Profile:
         self.count, self.total = len(mems), sum(mems)
         self.biggest, self.smallest = max(mems, default=0), min(mems, default=0)
         self.all_memory = len(mems) == self.pending
+        self.mems = mems            # in the order the greedy moves them
 
 
 def plain(node, nodes, insts):
@@ -129,7 +131,7 @@ class QuickN1:
 
 
 def _fits(spare, escape, profiles):
-    """globaln1._memory_only_verdict's bounds per node, on the memory `spare`
+    """globaln1._memory_only_verdict's answer per node, on the memory `spare`
     of its escape nodes: True, False or None; and the margins (verdicts)."""
     total = np.array([p.total for p in profiles], dtype=np.int64)
     count = np.array([p.count for p in profiles], dtype=np.int64)
@@ -138,7 +140,7 @@ def _fits(spare, escape, profiles):
     most = np.where(escape.any(axis=1), np.where(escape, spare, np.iinfo(np.int64).min).max(axis=1), 0)
     places = np.where(escape & (spare > 0), spare - 1, 0)
     margins = (places // biggest[:, None]).sum(axis=1) - count
-    # globaln1._always_fit: enough places per node, or enough memory in sum
+    # memory_fit.always_fit: enough places per node, or enough memory in sum
     beyond = np.where(escape & (spare > biggest[:, None]), spare - biggest[:, None], 0)
     at_least = (margins >= 0) | (beyond.sum(axis=1) > total - biggest)
     at_most = (places // smallest[:, None]).sum(axis=1) < count
@@ -150,6 +152,8 @@ def _fits(spare, escape, profiles):
             out.append(None)
         elif at_least[pos]:
             out.append(True)
+        elif at_most[pos]:
+            out.append(False)
         else:
-            out.append(False if at_most[pos] else None)
+            out.append(after_the_first(spare[pos][escape[pos]].tolist(), prof.mems))
     return out, margins.tolist()

@@ -18,7 +18,9 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity imp
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.alloc import (
     alloc_nodes)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.globaln1 import (
-    Checker, _always_fit, _quick_verdict, can_evacuate)
+    Checker, _quick_verdict, can_evacuate)
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.memory_fit import (
+    after_the_first, always_fit)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.quickn1 import QuickN1
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.hspace import (
     Allocator, RSpec, State, inst_from_spec)
@@ -104,7 +106,7 @@ def test_always_fit_means_every_order_and_choice_fits(seed):
         frees = [rng.randint(-100, 3000) for _n in range(rng.randint(1, 6))]
         mems = [rng.choice([1, 64, 100, 300, 512, 700]) for _i in range(rng.randint(1, 12))]
         biggest = max(mems)
-        if not _always_fit(frees, sum(mems), biggest, len(mems)):
+        if not always_fit(frees, sum(mems), biggest, len(mems)):
             continue
         said_yes += 1
         slots = sum((free - 1) // biggest for free in frees if free > 0)
@@ -116,12 +118,12 @@ def test_always_fit_means_every_order_and_choice_fits(seed):
 
 def test_always_fit_is_not_said_of_an_order_that_fails():
     # 2 nodes of 101: two instances of 100 fit, a third cannot
-    assert _always_fit([101, 101], 200, 100, 2)
-    assert not _always_fit([101, 101], 300, 100, 3)
+    assert always_fit([101, 101], 200, 100, 2)
+    assert not always_fit([101, 101], 300, 100, 3)
     # one of 100 then one of 60 may both land on the node of 161: 1 left, the
     # 60 fits the other (61); with 3 of 60 one order fails
-    assert not _always_fit([161, 61], 280, 100, 4)
-    assert not _always_fit([], 1, 1, 1)
+    assert not always_fit([161, 61], 280, 100, 4)
+    assert not always_fit([], 1, 1, 1)
 
 
 def _tight_cluster(tmp_path, rng, case, templates=("rbd", "diskless", "plain", "plain")):
@@ -185,3 +187,37 @@ def test_quick_answers_at_once_use_the_same_bounds(tmp_path):
         slots = sum((f - 1) // max(mems) for f in state.frees[1:] if f > 0)
         by_sum += answer is True and slots < len(mems) and max(state.frees[1:]) - sum(mems) <= 0
     assert by_sum
+
+
+def _every_choice(frees, mems):
+    """(whether every sequence of choices places all, whether some does):
+    each instance in turn to any node whose memory stays above 0."""
+    if not mems:
+        return True, True
+    every, some = True, False
+    takers = [k for k, free in enumerate(frees) if free - mems[0] > 0]
+    if not takers:
+        return False, False
+    for k in takers:
+        left = list(frees)
+        left[k] -= mems[0]
+        all_placed, one_placed = _every_choice(left, mems[1:])
+        every, some = every and all_placed, some or one_placed
+    return every, some
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_after_the_first_is_certain(seed):
+    rng = random.Random(seed)
+    decided = set()
+    for _case in range(300):
+        frees = [rng.randint(-50, 1500) for _n in range(rng.randint(1, 4))]
+        mems = [rng.choice([50, 120, 300, 450, 700, 900]) for _i in range(rng.randint(1, 5))]
+        answer = after_the_first(frees, mems)
+        every, some = _every_choice(frees, mems)
+        if answer is True:
+            assert every, (frees, mems)
+        elif answer is False:
+            assert not some, (frees, mems)
+        decided.add(answer)
+    assert decided == {True, False, None}

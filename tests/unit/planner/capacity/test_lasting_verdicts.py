@@ -93,7 +93,10 @@ def _three_nodes(tmp_path, mems):
 
 @pytest.mark.parametrize("mems, verdict", [
     ([700, 700, 700], (False, True)),       # two nodes hold two of them at most: certain
-    ([700, 700, 400], (False, False)),      # the bounds cannot tell: simulated, no lasting reason
+    ([700, 700, 400], (False, True)),       # certain too: no node holds 700 and 400 (1000 free)
+    # 800 + 100 and 500 + 450 would fit; the greedy places them otherwise:
+    # simulated, no lasting reason
+    ([100, 800, 500, 450], (False, False)),
     ([400, 300, 200], (True, False)),
 ])
 def test_only_certain_failures_last(tmp_path, mems, verdict):
