@@ -132,10 +132,10 @@ def _tight_cluster(tmp_path, rng, case, templates=("rbd", "diskless", "plain", "
     mems = [rng.choice([256, 512, 1024]) for _i in range(rng.randint(1, 5))]
     disks = [rng.choice([1024, 4096, 10240]) for _i in mems]
     templates = [rng.choice(templates) for _i in mems]
+    plain_disk = sum(d for d, t in zip(disks, templates) if t == "plain")
     lines = ["g|uuid-1|preferred||", "",
              "node0|16384|1024|%d|409600|%d|8|N|uuid-1|4"
-             % (16384 - 1024 - sum(mems), 409600 - sum(d for d, t in zip(disks, templates)
-                                                        if t == "plain"))]
+             % (16384 - 1024 - sum(mems), 409600 - plain_disk)]
     for k in (1, 2, 3):
         lines.append("node%d|8192|1024|%d|102400|%d|8|N|uuid-1|4"
                      % (k, rng.randint(0, 2500), rng.randint(0, 16000)))
