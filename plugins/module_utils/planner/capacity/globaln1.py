@@ -165,10 +165,9 @@ def _memory_only_verdict(nodes, insts, node, escape, pending, room=None, frees=N
              else nodes[k].unallocated_mem() for k in escape
              if not tags or tags <= nodes[k].rmig_tags]
     mems = [insts[i].mem for i in pending if insts[i].uses_memory]
-    if max(frees, default=0) - sum(mems) > 0:
-        return True
     if len(mems) != len(pending) or min(mems) <= 0:
-        return None
+        # bounds' first test holds for instances that need no memory too
+        return True if max(frees, default=0) - sum(mems) > 0 else None
     verdict = bounds(frees, mems)
     return after_the_first(frees, mems) if verdict is None else verdict
 
@@ -240,8 +239,17 @@ def can_evacuate(state, nodes, insts, ndx, score_over=None, emptier=None):
     escape = [k for k in state.members[node.group] if k != ndx]
     movable = [i for i in other if insts[i].template in SHARED]
     rest = [i for i in other if insts[i].template not in SHARED]
-    if rest and _no_room_for(state, nodes, [insts[i] for i in rest], escape):
-        return False
+    hosts = movers = ()
+    if rest:
+        recreated = [insts[i] for i in rest]
+        # which escape nodes the group's policy lets take each re-created
+        # instance: the moves change no node's policy, so it is read once
+        accepted = [[k for k in escape
+                     if not policy_failure(inst, state.data.groups[nodes[k].group].ipolicy,
+                                           nodes[k].excl_storage)] for inst in recreated]
+        if _no_room_for(nodes, recreated, escape, accepted):
+            return False
+        hosts, movers = _hosts(nodes, node, accepted)
     # the movable instances leave first, one by one; before each move, what
     # is left may be decided whatever the greedy picks from here on
     for pos, idx in enumerate(movable):
@@ -251,78 +259,83 @@ def can_evacuate(state, nodes, insts, ndx, score_over=None, emptier=None):
             return verdict
         if verdict is False:
             return False
-        if rest and _room_for_all(state, nodes, insts, node, escape, left + rest, True):
+        if rest and _room_for_all(nodes, insts, left + rest, movers):
             return True
         nodes = emptier.move(state, nodes, insts, idx, escape)
         if nodes is None:
             return False
-    if rest and _room_for_all(state, nodes, insts, node, escape, rest, False):
+    if rest and _room_for_all(nodes, insts, rest, hosts):
         return True
     rest = [insts[i] for i in rest]
     rest.sort(key=lambda inst: -inst.mem)        # stable: equal sizes keep list order
     return _recreate(state, nodes, rest, escape, score_over)
 
 
-def _room_for_all(state, nodes, insts, node, escape, pending, moving):
-    """Whether the node's instances `pending` (indices; `moving`: some are
-    moved, the node's migration tags count) all find a place whatever node
-    the greedy gives each (the moves, then the re-creations): a sufficient
-    test, False when it cannot tell.
+def _hosts(nodes, node, accepted):
+    """(the escape nodes that could take any of the node's instances, those
+    of them its migration tags fit too), for _room_for_all: without storage
+    units or exclusive storage, and accepted by the group's policy for each
+    re-created instance (`accepted`: per instance, the nodes it is).  None
+    at all when the node itself has storage units."""
+    if node.storage_units:
+        return [], []
+    common = set.intersection(*(set(ks) for ks in accepted))
+    hosts = [k for k in accepted[0] if k in common
+             and not (nodes[k].storage_units or nodes[k].excl_storage)]
+    tags = node.mig_tags
+    return hosts, [k for k in hosts if not tags or tags <= nodes[k].rmig_tags]
 
-    Take the escape nodes that could take any of them: without storage
-    units or exclusive storage, the node's migration tags fitting (for the
-    moves), the group's policy accepting each re-created instance, and disk
-    for all of the re-created ones that use local storage together.  With
-    soft limits ignored such a node takes an instance while its unallocated
-    memory stays above 0: memory_fit.always_fit on their memory decides."""
+
+def _room_for_all(nodes, insts, pending, hosts):
+    """Whether the node's instances `pending` (indices) all find a place
+    whatever node of `hosts` (_hosts) the greedy gives each (the moves, then
+    the re-creations): a sufficient test, False when it cannot tell.
+
+    Of the hosts, those with disk for all of the re-created instances that
+    use local storage together count.  With soft limits ignored such a node
+    takes an instance while its unallocated memory stays above 0:
+    memory_fit.always_fit on their memory decides."""
     items = [insts[i] for i in pending]
-    if any(inst.forthcoming for inst in items) or node.storage_units:
+    if any(inst.forthcoming for inst in items):
         return False
     biggest = max(inst.mem if inst.uses_memory else 0 for inst in items)
-    recreated = [inst for inst in items if inst.template not in SHARED]
-    disk = sum(inst.dsk for inst in recreated if inst.uses_local_storage)
-    tags = node.mig_tags if moving else None
+    local = [inst.dsk for inst in items if inst.template not in SHARED and inst.uses_local_storage]
+    disk = sum(local)
     total = sum(inst.mem for inst in items if inst.uses_memory)
-    frees = []
-    for k in escape:
-        target = nodes[k]
-        if target.storage_units or target.excl_storage or (tags and not tags <= target.rmig_tags):
-            continue
-        if disk and target.f_dsk - disk <= 0:
-            continue
-        ipolicy = state.data.groups[target.group].ipolicy
-        if any(policy_failure(inst, ipolicy, False) for inst in recreated):
-            continue
-        frees.append(target.unallocated_mem())
+    # a node keeps more than 0 disk after each local instance (even of size 0)
+    frees = [nodes[k].unallocated_mem() for k in hosts
+             if not (local and nodes[k].f_dsk - disk <= 0)]
     return always_fit(frees, total, biggest, len(items))
 
 
-def _no_room_for(state, nodes, recreated, escape):
+def _no_room_for(nodes, recreated, escape, accepted):
     """Whether the re-creation of `recreated` fails whatever happens before
     it: the moves and the re-creations only take memory and disk from the
     escape nodes, so an instance that no escape node takes now (memory, disk
-    of local storage, the group's policy) finds none then; nor do instances
-    needing more memory (or disk) than the nodes that could take any of them
-    have between them (a node keeps more than 0 of each).  Without storage
-    units only: then disk is per node."""
+    of local storage, the group's policy: `accepted`, per instance the nodes
+    it allows) finds none then; nor do instances needing more memory (or
+    disk) than the nodes that could take any of them have between them (a
+    node keeps more than 0 of each).  Without storage units only: then disk
+    is per node."""
     if any(nodes[k].storage_units for k in escape):
         return False
-    # a forthcoming instance is re-created whatever the room (soft limits ignored)
-    recreated = [inst for inst in recreated if not inst.forthcoming]
     takers = set()
-    for inst in recreated:
-        fits = [k for k in escape
-                if nodes[k].unallocated_mem() - (inst.mem if inst.uses_memory else 0) > 0
-                and not (inst.uses_local_storage and nodes[k].f_dsk - inst.dsk <= 0)
-                and not policy_failure(inst, state.data.groups[nodes[k].group].ipolicy,
-                                       nodes[k].excl_storage)]
+    needed = [0, 0]
+    for inst, allowed in zip(recreated, accepted):
+        if inst.forthcoming:    # re-created whatever the room (soft limits ignored)
+            continue
+        mem = inst.mem if inst.uses_memory else 0
+        local = inst.uses_local_storage
+        fits = [k for k in allowed
+                if nodes[k].unallocated_mem() - mem > 0
+                and not (local and nodes[k].f_dsk - inst.dsk <= 0)]
         if not fits:
             return True
         takers.update(fits)
-    memory = sum(inst.mem for inst in recreated if inst.uses_memory)
-    disk = sum(inst.dsk for inst in recreated if inst.uses_local_storage)
-    return (sum(max(0, nodes[k].unallocated_mem() - 1) for k in takers) < memory or
-            sum(max(0, nodes[k].f_dsk - 1) for k in takers) < disk)
+        needed[0] += mem
+        needed[1] += inst.dsk if local else 0
+    return (sum(max(0, nodes[k].unallocated_mem() - 1) for k in takers) < needed[0] or
+            sum(max(0, nodes[k].f_dsk - 1) for k in takers) < needed[1])
 
 
 def _recreate(state, nodes, rest, escape, score_over):

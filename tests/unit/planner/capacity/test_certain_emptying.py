@@ -130,7 +130,8 @@ def _tight_cluster(tmp_path, rng, case, templates=("rbd", "diskless", "plain", "
     """node0 holds rbd, diskless and plain instances; three more nodes with
     little memory and disk left, so that every bound is sometimes binding."""
     mems = [rng.choice([256, 512, 1024]) for _i in range(rng.randint(1, 5))]
-    disks = [rng.choice([1024, 4096, 10240]) for _i in mems]
+    # disks of 0 on nodes with no disk left: a local instance still needs more than 0
+    disks = [rng.choice([0, 1024, 4096, 10240]) for _i in mems]
     templates = [rng.choice(templates) for _i in mems]
     plain_disk = sum(d for d, t in zip(disks, templates) if t == "plain")
     lines = ["g|uuid-1|preferred||", "",
@@ -138,7 +139,7 @@ def _tight_cluster(tmp_path, rng, case, templates=("rbd", "diskless", "plain", "
              % (16384 - 1024 - sum(mems), 409600 - plain_disk)]
     for k in (1, 2, 3):
         lines.append("node%d|8192|1024|%d|102400|%d|8|N|uuid-1|4"
-                     % (k, rng.randint(0, 2500), rng.randint(0, 16000)))
+                     % (k, rng.randint(0, 2500), rng.choice([0, rng.randint(0, 16000)])))
     lines.append("")
     lines += ["i%d|%d|%d|1|running|Y|node0||%s||1" % (k, mem, dsk if t == "plain" else 0, t)
               for k, (mem, dsk, t) in enumerate(zip(mems, disks, templates))]
@@ -221,3 +222,27 @@ def test_after_the_first_is_certain(seed):
             assert not some, (frees, mems)
         decided.add(answer)
     assert decided == {True, False, None}
+
+
+def test_a_local_instance_of_no_disk_still_needs_disk_left(tmp_path):
+    """A plain instance of 0 MiB of disk does not fit a node with no disk left
+    (its disk must stay above 0): node1 has the memory but no disk, node2 the
+    disk but no memory, so node0 cannot be emptied."""
+    lines = ["g|uuid-1|preferred||", "",
+             "node0|16384|1024|14848|409600|409600|8|N|uuid-1|4",
+             "node1|8192|1024|6000|102400|0|8|N|uuid-1|4",
+             "node2|8192|1024|100|102400|50000|8|N|uuid-1|4", "",
+             "i0|512|0|1|running|Y|node0||plain||1"]
+    path = tmp_path / "nodisk.data"
+    path.write_text("\n".join(lines) + "\n\n\n", encoding="utf-8")
+    data, _fmt = load_data_file(str(path))
+    prepare_model(data, {}, ("offline_nodes", "min_disk", "max_cpu"))
+    assert [n.f_dsk for n in data.nodes][1] <= 0
+    nodes, insts = data.nodes, data.instances
+    state = EvacState(data, nodes, insts)
+    assert can_evacuate(state, nodes, insts, 0) is False
+    # each shortcut on its own (in can_evacuate the first hides the second)
+    assert globaln1._no_room_for(nodes, insts, [1, 2], [[1, 2]])
+    hosts, _movers = globaln1._hosts(nodes, nodes[0], [[1, 2]])
+    assert hosts == [1, 2]
+    assert not globaln1._room_for_all(nodes, insts, [0], hosts)
