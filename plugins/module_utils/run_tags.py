@@ -57,7 +57,22 @@ def away_instances(tags, run_id):
     return sorted(t[len(prefix):] for t in tags if t.startswith(prefix))
 
 
+def run_marks(tags, run_id):
+    """Those of `tags` that belong to `run_id`: its marks (and the role's
+    master:RUN), and the ones that carry a value after it (away:RUN:INSTANCE,
+    rebooting:RUN:BOOT_ID).  A run id holds no colon, so no other run's tag
+    matches."""
+    exact = {"%s%s:%s" % (PREFIX, what, run_id) for what in MARKS + ("master",)}
+    valued = tuple("%s%s:%s:" % (PREFIX, what, run_id) for what in ("away", "rebooting"))
+    return sorted(t for t in tags if t in exact or t.startswith(valued))
+
+
 def progress(nodes, run_id):
-    """Which nodes (objects with .name, .tags) carry each mark of `run_id`."""
-    return {what: [n.name for n in nodes if mark(what, run_id) in n.tags]
-            for what in ("rolling", "rebooted", "skipped")}
+    """Which nodes (objects with .name, .tags) carry each mark of `run_id`,
+    and every tag of the run on each node that carries any (`marks`: what a
+    finished run clears, without reading the nodes again)."""
+    found = {what: [n.name for n in nodes if mark(what, run_id) in n.tags]
+             for what in ("rolling", "rebooted", "skipped")}
+    found["marks"] = {n.name: run_marks(n.tags, run_id) for n in nodes
+                      if run_marks(n.tags, run_id)}
+    return found

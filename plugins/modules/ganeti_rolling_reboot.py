@@ -392,10 +392,12 @@ data_warnings:
 run:
   description:
     - With O(run_id) - the run's C(id) and the nodes it has marked, C(rolling) (its
-      current wave), C(rebooted) and C(skipped); otherwise C(null).
+      current wave), C(rebooted) and C(skipped), and C(marks), every tag of the run on
+      each node that carries one; otherwise C(null).
   returned: success
   type: dict
-  sample: {id: kernel-2026-11, rolling: [], rebooted: [node2], skipped: []}
+  sample: {id: kernel-2026-11, rolling: [], rebooted: [node2], skipped: [],
+           marks: {node2: ["ganeti.htools:rebooted:kernel-2026-11"]}}
 report_file:
   description: The path of the HTML report written (O(report_file)).
   returned: when O(report_file) was given

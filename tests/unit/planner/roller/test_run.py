@@ -45,6 +45,18 @@ def test_a_run_leaves_out_what_it_rebooted_or_skipped():
         == first
 
 
+def test_the_run_lists_every_tag_of_its_own_on_each_node_and_no_other_runs():
+    mine = ['ganeti.htools:rebooted:r1', 'ganeti.htools:rebooting:r1:3f2a-boot',
+            'ganeti.htools:master:r1', 'ganeti.htools:away:r1:inst1', 'ganeti.htools:skipped:r1',
+            'ganeti.htools:rolling:r1', 'ganeti.htools:candidate:r1']
+    others = ['ganeti.htools:rebooted:r10', 'ganeti.htools:rebooting:r1x:b', 'owner:r1',
+              'ganeti.htools:rebooted:r1:extra', 'ganeti.htools:lock:r1']
+    names = sum(plan()['reboot_groups'], [])
+    run = plan({names[0]: mine + others, names[1]: others}, run_id='r1')['run']
+    # what the role's finish clears, read with the plan: no node read again
+    assert run['marks'] == {names[0]: sorted(mine)}
+
+
 def test_when_every_node_is_done_the_plan_is_empty_not_an_error():
     names = sum(plan()['reboot_groups'], [])
     everything = {n: ['ganeti.htools:rebooted:r1'] for n in names}
