@@ -156,10 +156,11 @@ def find_allocation(data, nodes, gdx, inst, required, force, restrict=None):
     return total, ["Group %s (%s): %s" % (group.name, group.alloc_policy, total.describe(nodes))]
 
 
-def find_mg_allocation(data, nodes, inst, required, force, restrict=None):
-    """Dedicated findMGAllocation: (_Sol, log lines) or raise Failed."""
+def find_mg_allocation(data, nodes, inst, required, force, restrict=None, groups=None):
+    """Dedicated findMGAllocation: (_Sol, log lines) or raise Failed.  `groups`
+    (indices): the only groups whose nodes hail's node list still holds."""
     msgs, good = [], []
-    for gdx in sorted({n.group for n in nodes}):
+    for gdx in sorted({n.group for n in nodes if groups is None or n.group in groups}):
         group = data.groups[gdx]
         try:
             sol, lines = find_allocation(data, nodes, gdx, inst, required, force, restrict)

@@ -228,6 +228,10 @@ def _multi(data, nodes, insts, request, opts):
     raws = _key(request, "instances", list, "invalid request dict")
     ded = dedicated.is_dedicated(data, group)
     start = nodes
+    # a dedicated placement's node list is its group's alone (Dedicated.hs
+    # allocates on the group's nodes, and allocList goes on from that list):
+    # after the first placement hail sees no other group
+    only = None
     done, failed = [], []
     for raw in raws:
         name = _key(raw, "name", str, "invalid request dict")
@@ -242,7 +246,9 @@ def _multi(data, nodes, insts, request, opts):
                 log = [sol.describe(start)]
             else:
                 sol, log = dedicated.find_mg_allocation(data, nodes, inst, required,
-                                                        opts["force"], opts["restrict"])
+                                                        opts["force"], opts["restrict"], only)
+                if sol.best is not None:
+                    only = {nodes[sol.best[3][0]].group}
             best = sol.best
             names = [nodes[k].name for k in best[3]] if best is not None else None
             changed = best[1] if best is not None else None
