@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ...model.instance import Instance
 from ...model.node import check_migration
+from ..evacuate.policy import policy_failure
 from ..evacuate.single import best_single, pick_last_min
 from ..evacuate.state import Failed, copy_node
 from ..metrics import needs_unit_metric
@@ -36,7 +37,20 @@ class Emptier:
         self.failovers = {}     # (role, id(node)) -> (node, instances, node after or None)
         self.takes = {}         # (id(node), twins key) -> (node, instance, node after or None)
         self.kinds = {}         # id(instance) -> (instance, twins key)
+        self.policies = {}      # (id(instance), id(policy), exclusive) -> (instance, allowed)
         self.boards = BoardKeeper()
+
+    def policy_allows(self, inst, ipolicy, exclusive):
+        """Whether the instance policy `ipolicy` lets a node (of exclusive
+        storage or not) hold `inst`; kept per instance object (instances are
+        replaced, never changed)."""
+        key = (id(inst), id(ipolicy), exclusive)
+        hit = self.policies.get(key)
+        if hit is None or hit[0] is not inst:
+            if len(self.policies) >= KEEP_TAKES:
+                self.policies.clear()
+            hit = self.policies[key] = (inst, ipolicy, not policy_failure(inst, ipolicy, exclusive))
+        return hit[2]
 
     def fail_over(self, nodes, insts, node, drbd):
         """(nodes, insts) after failing over the DRBD instances `drbd` (indices)
@@ -113,14 +127,28 @@ class Emptier:
     def _best(self, nodes, group, source, emptied, offers):
         """Position in `offers` of the target best_single would pick."""
         board = self.boards.board([emptied if k == source else nodes[k] for k in group])
-        where = {k: g for g, k in enumerate(group)}
-        latest_first = offers[::-1]       # equal scores: the last target wins
-        order = ranked(board, [where[t] for t, _n in latest_first],
-                       [n.row for _t, (_i, n) in latest_first],
-                       [n.vector for _t, (_i, n) in latest_first])
-        if order is not None:
-            return len(offers) - 1 - next(order)[0]
-        return pick_last_min([board.exact_score(where[t], n.row) for t, (_i, n) in offers])
+        return _pick(board, {k: g for g, k in enumerate(group)}, offers)
+
+    def recreation(self, nodes, scope, inst, targets):
+        """(target, that node with `inst` added) of GlobalN1's re-creation of
+        `inst` on `targets` (node indices the group's policy lets take it):
+        the lowest cluster score over the nodes `scope` after the addition,
+        the last of equal scores; None when no target takes it (soft limits
+        ignored).  The order is ranking.ranked's, exact without scoring every
+        target over the whole cluster."""
+        twins = self._twins(inst)
+        offers = [(t, self._take(nodes[t], inst, twins)) for t in targets]
+        offers = [(t, new) for t, new in offers if new[1] is not None]
+        if not offers:
+            return None
+        board = self.boards.board([nodes[k] for k in scope])
+        target, (built_for, new_t) = offers[_pick(board, {k: g for g, k in enumerate(scope)},
+                                                  offers)]
+        new_t = new_t.node
+        if built_for is not inst:       # a twin's answer: the node must list this one
+            new_t = copy_node(nodes[target])
+            new_t.add_pri(inst, True)
+        return target, new_t
 
     def _take(self, node, inst, twins):
         """(the instance it was built for, the node with it added as Scored
@@ -148,6 +176,23 @@ class Emptier:
                 _frozen(getattr(inst, slot)) for slot in Instance.__slots__
                 if slot not in WHO_AND_WHERE))
         return hit[1]
+
+
+def _pick(board, where, offers):
+    """Position in `offers` ((target, (instance, Scored))) of the lowest score
+    of `board` with the target's row (at position where[target]) replaced,
+    the last target of equal scores."""
+    latest_first = offers[::-1]       # equal scores: the last target wins
+    order = ranked(board, [where[t] for t, _n in latest_first],
+                   [n.row for _t, (_i, n) in latest_first],
+                   [n.vector for _t, (_i, n) in latest_first])
+    if order is not None:
+        return len(offers) - 1 - next(order)[0]
+    # an offline target, or a value that is not finite: every score in full
+    # (exact_scores: exact_score's operations, all targets at once)
+    return pick_last_min(board.exact_scores([where[t] for t, _n in offers],
+                                            [n.row for _t, (_i, n) in offers],
+                                            [n.vector for _t, (_i, n) in offers]))
 
 
 def _frozen(value):

@@ -16,10 +16,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from ..metrics import cluster_score
 from ..evacuate.capacity import SHARED
-from ..evacuate.policy import policy_failure
-from ..evacuate.single import pick_last_min
 from ..evacuate.state import EvacState
 from .emptying import Emptier
 from .memory_fit import after_the_first, always_fit, bounds
@@ -245,8 +242,8 @@ def can_evacuate(state, nodes, insts, ndx, score_over=None, emptier=None):
         # which escape nodes the group's policy lets take each re-created
         # instance: the moves change no node's policy, so it is read once
         accepted = [[k for k in escape
-                     if not policy_failure(inst, state.data.groups[nodes[k].group].ipolicy,
-                                           nodes[k].excl_storage)] for inst in recreated]
+                     if emptier.policy_allows(inst, state.data.groups[nodes[k].group].ipolicy,
+                                              nodes[k].excl_storage)] for inst in recreated]
         if _no_room_for(nodes, recreated, escape, accepted):
             return False
         hosts, movers = _hosts(nodes, node, accepted)
@@ -268,7 +265,7 @@ def can_evacuate(state, nodes, insts, ndx, score_over=None, emptier=None):
         return True
     rest = [insts[i] for i in rest]
     rest.sort(key=lambda inst: -inst.mem)        # stable: equal sizes keep list order
-    return _recreate(state, nodes, rest, escape, score_over)
+    return _recreate(state, nodes, rest, escape, score_over, emptier)
 
 
 def _hosts(nodes, node, accepted):
@@ -338,23 +335,17 @@ def _no_room_for(nodes, recreated, escape, accepted):
             sum(max(0, nodes[k].f_dsk - 1) for k in takers) < needed[1])
 
 
-def _recreate(state, nodes, rest, escape, score_over):
+def _recreate(state, nodes, rest, escape, score_over, emptier):
     """Each of `rest` added to the best node of `escape` (scored over
     `score_over`, all nodes when None), largest first: whether all fit."""
+    scope = range(len(nodes)) if score_over is None else score_over
     for inst in rest:
-        cands = []
-        for target in escape:
-            tnode = nodes[target]
-            if policy_failure(inst, state.data.groups[tnode.group].ipolicy, tnode.excl_storage):
-                continue
-            placed = tnode.copy()
-            if placed.add_pri(inst, True) is not None:
-                continue
-            new_nodes = list(nodes)
-            new_nodes[target] = placed
-            scored = new_nodes if score_over is None else [new_nodes[k] for k in score_over]
-            cands.append((cluster_score(scored), new_nodes))
-        if not cands:
+        targets = [k for k in escape
+                   if emptier.policy_allows(inst, state.data.groups[nodes[k].group].ipolicy,
+                                            nodes[k].excl_storage)]
+        found = emptier.recreation(nodes, scope, inst, targets)
+        if found is None:
             return False
-        nodes = cands[pick_last_min([c[0] for c in cands])][1]
+        nodes = list(nodes)
+        nodes[found[0]] = found[1]
     return True
