@@ -14,12 +14,20 @@ from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare impo
 
 
 @pytest.fixture
-def prepared_cluster(tmp_path):
-    """prepared_cluster(seed): the model of capacity_gen's cluster `seed`."""
-    def load(seed):
-        path = tmp_path / ("c%d.data" % seed)
-        path.write_text(capacity_gen.generate(seed)[0], encoding="utf-8")
+def prepared_text(tmp_path):
+    """prepared_text(text): the model of the cluster data `text` (text format)."""
+    def load(text):
+        path = tmp_path / "c.data"
+        path.write_text(text, encoding="utf-8")
         data, _fmt = load_data_file(str(path))
         prepare_model(data, {}, ("offline_nodes", "min_disk", "max_cpu"))
         return data
+    return load
+
+
+@pytest.fixture
+def prepared_cluster(prepared_text):
+    """prepared_cluster(seed): the model of capacity_gen's cluster `seed`."""
+    def load(seed):
+        return prepared_text(capacity_gen.generate(seed)[0])
     return load

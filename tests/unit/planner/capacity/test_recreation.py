@@ -6,23 +6,11 @@ hspace's recreate does: the same target, the same node after it."""
 
 from __future__ import annotations
 
-from gen import capacity_gen
-
-from ansible_collections.ganeti.htools.plugins.module_utils.backend.detect import load_data_file
-from ansible_collections.ganeti.htools.plugins.module_utils.backend.prepare import prepare_model
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.emptying import Emptier
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.single import (
     pick_last_min)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.metrics import (
     cluster_score, node_values)
-
-
-def _cluster(tmp_path, text):
-    path = tmp_path / "c.data"
-    path.write_text(text, encoding="utf-8")
-    data, _fmt = load_data_file(str(path))
-    prepare_model(data, {}, ("offline_nodes", "min_disk", "max_cpu"))
-    return data
 
 
 def _twins(count):
@@ -48,9 +36,9 @@ def _scored_in_full(nodes, scope, inst, targets):
     return best[1], best[2]
 
 
-def test_a_recreation_goes_where_scoring_every_target_sends_it(tmp_path):
-    clusters = [_cluster(tmp_path, capacity_gen.generate(seed)[0]) for seed in range(30)]
-    twins = _cluster(tmp_path, _twins(6))
+def test_a_recreation_goes_where_scoring_every_target_sends_it(prepared_cluster, prepared_text):
+    clusters = [prepared_cluster(seed) for seed in range(30)]
+    twins = prepared_text(_twins(6))
     twins.instances = list(clusters[0].instances[:8])
     seen = {"offline target": 0, "group scope": 0, "none": 0, "tie": 0}
     for data in clusters + [twins]:
