@@ -73,6 +73,6 @@ def progress(nodes, run_id):
     finished run clears, without reading the nodes again)."""
     found = {what: [n.name for n in nodes if mark(what, run_id) in n.tags]
              for what in ("rolling", "rebooted", "skipped")}
-    found["marks"] = {n.name: run_marks(n.tags, run_id) for n in nodes
-                      if run_marks(n.tags, run_id)}
+    marks = ((n.name, run_marks(n.tags, run_id)) for n in nodes)
+    found["marks"] = {name: tags for name, tags in marks if tags}
     return found

@@ -21,7 +21,7 @@ from ...model.node import check_migration
 from ..evacuate.policy import policy_failure
 from ..evacuate.single import best_single, pick_last_min
 from ..evacuate.state import Failed, copy_node
-from ..metrics import needs_unit_metric
+from ..metrics import cluster_score, needs_unit_metric
 from ..moves import FAILOVER_TO_ANY
 from .ranking import BoardKeeper, ranked
 
@@ -37,7 +37,7 @@ class Emptier:
         self.failovers = {}     # (role, id(node)) -> (node, instances, node after or None)
         self.takes = {}         # (id(node), twins key) -> (node, instance, node after or None)
         self.kinds = {}         # id(instance) -> (instance, twins key)
-        self.policies = {}      # (id(instance), id(policy), exclusive) -> (instance, allowed)
+        self.policies = {}      # (id(inst), id(policy), exclusive) -> (inst, policy, allowed)
         self.boards = BoardKeeper()
 
     def policy_allows(self, inst, ipolicy, exclusive):
@@ -111,12 +111,8 @@ class Emptier:
             return None
         emptied = copy_node(source)
         emptied.remove_pri(inst)
-        target, (built_for, new_t) = offers[self._best(nodes, group, inst.pnode, emptied,
-                                                       offers)]
-        new_t = new_t.node
-        if built_for is not inst:       # a twin's answer: the node must list this one
-            new_t = copy_node(nodes[target])
-            new_t.add_pri(inst, True)
+        target, taken = offers[self._best(nodes, group, inst.pnode, emptied, offers)]
+        new_t = _with(nodes[target], inst, taken)
         moved = inst.copy()
         moved.pnode = target
         insts[idx] = moved
@@ -135,20 +131,23 @@ class Emptier:
         the lowest cluster score over the nodes `scope` after the addition,
         the last of equal scores; None when no target takes it (soft limits
         ignored).  The order is ranking.ranked's, exact without scoring every
-        target over the whole cluster."""
+        target over the whole cluster, unless the free-disk metrics come from
+        storage units (which the board does not hold): then every target is
+        scored in full."""
         twins = self._twins(inst)
         offers = [(t, self._take(nodes[t], inst, twins)) for t in targets]
         offers = [(t, new) for t, new in offers if new[1] is not None]
         if not offers:
             return None
-        board = self.boards.board([nodes[k] for k in scope])
-        target, (built_for, new_t) = offers[_pick(board, {k: g for g, k in enumerate(scope)},
-                                                  offers)]
-        new_t = new_t.node
-        if built_for is not inst:       # a twin's answer: the node must list this one
-            new_t = copy_node(nodes[target])
-            new_t.add_pri(inst, True)
-        return target, new_t
+        scoped = [nodes[k] for k in scope]
+        where = {k: g for g, k in enumerate(scope)}
+        if needs_unit_metric(scoped):
+            pick = pick_last_min([cluster_score(scoped[:where[t]] + [new.node] + scoped[where[t] + 1:])
+                                  for t, (_i, new) in offers])
+        else:
+            pick = _pick(self.boards.board(scoped), where, offers)
+        target, taken = offers[pick]
+        return target, _with(nodes[target], inst, taken)
 
     def _take(self, node, inst, twins):
         """(the instance it was built for, the node with it added as Scored
@@ -176,6 +175,17 @@ class Emptier:
                 _frozen(getattr(inst, slot)) for slot in Instance.__slots__
                 if slot not in WHO_AND_WHERE))
         return hit[1]
+
+
+def _with(node, inst, taken):
+    """`node` with `inst` added, from _take's answer `taken` (built for inst
+    or for a twin of it: then the node must list this one)."""
+    built_for, scored = taken
+    if built_for is inst:
+        return scored.node
+    new = copy_node(node)
+    new.add_pri(inst, True)
+    return new
 
 
 def _pick(board, where, offers):

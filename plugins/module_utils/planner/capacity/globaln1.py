@@ -236,7 +236,7 @@ def can_evacuate(state, nodes, insts, ndx, score_over=None, emptier=None):
     escape = [k for k in state.members[node.group] if k != ndx]
     movable = [i for i in other if insts[i].template in SHARED]
     rest = [i for i in other if insts[i].template not in SHARED]
-    hosts = movers = ()
+    hosts = movers = recreated = accepted = ()
     if rest:
         recreated = [insts[i] for i in rest]
         # which escape nodes the group's policy lets take each re-created
@@ -263,9 +263,10 @@ def can_evacuate(state, nodes, insts, ndx, score_over=None, emptier=None):
             return False
     if rest and _room_for_all(nodes, insts, rest, hosts):
         return True
-    rest = [insts[i] for i in rest]
-    rest.sort(key=lambda inst: -inst.mem)        # stable: equal sizes keep list order
-    return _recreate(state, nodes, rest, escape, score_over, emptier)
+    # the moves replace no re-created instance: `recreated` and `accepted` hold
+    recreations = sorted(zip(recreated, accepted),     # stable: equal sizes keep list order
+                         key=lambda pair: -pair[0].mem)
+    return _recreate(nodes, recreations, score_over, emptier)
 
 
 def _hosts(nodes, node, accepted):
@@ -335,14 +336,12 @@ def _no_room_for(nodes, recreated, escape, accepted):
             sum(max(0, nodes[k].f_dsk - 1) for k in takers) < needed[1])
 
 
-def _recreate(state, nodes, rest, escape, score_over, emptier):
-    """Each of `rest` added to the best node of `escape` (scored over
-    `score_over`, all nodes when None), largest first: whether all fit."""
+def _recreate(nodes, recreations, score_over, emptier):
+    """Each re-creation (instance, the escape nodes its group's policy lets
+    take it) added to the best of those nodes (scored over `score_over`, all
+    nodes when None), in order: whether all fit."""
     scope = range(len(nodes)) if score_over is None else score_over
-    for inst in rest:
-        targets = [k for k in escape
-                   if emptier.policy_allows(inst, state.data.groups[nodes[k].group].ipolicy,
-                                            nodes[k].excl_storage)]
+    for inst, targets in recreations:
         found = emptier.recreation(nodes, scope, inst, targets)
         if found is None:
             return False

@@ -6,11 +6,13 @@ hspace's recreate does: the same target, the same node after it."""
 
 from __future__ import annotations
 
+from gen import capacity_gen, units_gen
+
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.emptying import Emptier
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.single import (
     pick_last_min)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.metrics import (
-    cluster_score, node_values)
+    cluster_score, needs_unit_metric, node_values)
 
 
 def _twins(count):
@@ -62,3 +64,30 @@ def test_a_recreation_goes_where_scoring_every_target_sends_it(prepared_cluster,
                 seen["tie"] += data is twins
     # the cases that make the ranked order give way to scoring all targets
     assert all(seen.values()), seen
+
+
+def test_with_storage_units_every_target_is_scored_with_the_unit_metric(prepared_text):
+    # the board holds the nodes' own free-disk metric; with several units a
+    # node's comes from unit_metrics, which only cluster_score applies
+    decided_by_units = 0
+    for seed in range(30):
+        data = prepared_text(units_gen.several_units(
+            units_gen.load(capacity_gen.generate(seed)[0]), seed, False))
+        nodes = list(data.nodes)
+        assert needs_unit_metric(nodes)
+        emptier = Emptier()
+        for inst in data.instances:
+            inst = inst.copy()
+            inst.idx = len(data.instances)
+            scope = range(len(nodes))
+            targets = [k for k in scope if k != inst.pnode]
+            ours = emptier.recreation(nodes, scope, inst, targets)
+            theirs = _scored_in_full(nodes, scope, inst, targets)
+            assert (ours is None) == (theirs is None)
+            if theirs is not None:
+                assert ours[0] == theirs[0]
+                assert node_values(ours[1]) == node_values(theirs[1])
+                board = emptier.boards.board(nodes)
+                decided_by_units += board.exact_score(ours[0], node_values(ours[1])) != \
+                    cluster_score([ours[1] if k == ours[0] else n for k, n in enumerate(nodes)])
+    assert decided_by_units
