@@ -70,8 +70,20 @@ def _both_live(lab):
         return ours, hbal.result(timeout=300)
 
 
+def _wait_for_every_monds_load(lab, seconds=90):
+    """A MonD started moments ago has no CPU average yet: wait until all do."""
+    deadline = time.monotonic() + seconds
+    while True:
+        ours = _ours(lab)
+        ignored = [w for w in ours["plan"]["warnings"] if "ignored" in w]
+        if not ignored or time.monotonic() > deadline:
+            return
+        time.sleep(3)
+
+
 @pytest.mark.usefixtures("require_hbal")
 def test_live_mond_plan_equals_hbal(lab, tmp_path):
+    _wait_for_every_monds_load(lab)
     drift = []
     for attempt in range(1, ATTEMPTS + 1):
         ours, live = _both_live(lab)
@@ -104,5 +116,15 @@ def test_silent_monds_are_ignored_like_hbal(lab):
                                               for i in range(1, lab.nodes_count + 1))
     assert ours["seconds"] < 30
     assert any("cpu-avg-load data ignored" in w for w in ours["plan"]["warnings"])
-    without = run_balance(["ip", "netns", "exec", lab.ns, HBAL, "-m", "127.0.0.1", "-C"])
-    assert not plan_differences(without, ours["plan"])
+    # hbal reads the cluster again, and the lab's free disk (the host's file
+    # system) drifts between the two reads: a difference is retried, a real
+    # one repeats on every attempt
+    drift = []
+    for _ in range(ATTEMPTS):
+        without = run_balance(["ip", "netns", "exec", lab.ns, HBAL, "-m", "127.0.0.1", "-C"])
+        problems = plan_differences(without, ours["plan"])
+        if not problems:
+            return
+        drift.append(problems)
+        ours = _ours(lab, 9, 2.0)
+    pytest.fail("no attempt of %d gave hbal's plan without MonD data:\n  %s" % (ATTEMPTS, drift))
