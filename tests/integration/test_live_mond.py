@@ -120,7 +120,7 @@ def test_silent_monds_are_ignored_like_hbal(lab):
     # system) drifts between the two reads: a difference is retried, a real
     # one repeats on every attempt
     drift = []
-    for _ in range(ATTEMPTS):
+    for _attempt in range(ATTEMPTS):
         without = run_balance(["ip", "netns", "exec", lab.ns, HBAL, "-m", "127.0.0.1", "-C"])
         problems = plan_differences(without, ours["plan"])
         if not problems:
