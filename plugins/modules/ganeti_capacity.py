@@ -29,6 +29,28 @@ extends_documentation_fragment:
   - ganeti.htools.rapi
   - ganeti.htools.details
 options:
+  simulate:
+    description:
+      - Answer for an empty cluster that does not exist yet, like
+        C(hspace --simulate) - for example, how many instances of a spec fit on
+        ten nodes of a new hardware model. Read instead of O(data_file), O(luxi_socket)
+        or O(rapi_url), which are refused beside it.
+      - One entry per node group, in C(hspace)'s syntax
+        C(policy,nodes,disk,memory,cpus[,spindles[,exclusive_storage]]) - the
+        allocation policy (C(preferred), C(last_resort), C(unallocable), or C(p), C(a),
+        C(u)), the node count, each node's disk and memory (MiB, or with a unit - C(m),
+        C(g), C(t), C(MiB), C(GiB), C(TiB) binary; C(M), C(G), C(T), C(MB), C(GB), C(TB)
+        decimal), its CPUs, its spindles (default C(1)) and C(True) or C(False) for
+        exclusive storage (default C(False)).
+      - As C(hspace) collects repeated C(--simulate) options, the last entry is the first
+        group (C(group-01)), whose first node (C(node-01-001)) is the master; nodes are
+        named C(node-GG-NNN), every instance policy is Ganeti's default. So the list
+        C([A, B]) answers what C(hspace --simulate=A --simulate=B) answers.
+      - Deliberate difference from C(hspace) 3.0.2, which accepts negative sizes and
+        counts a negative disk into the cluster's totals - such an entry is refused here,
+        naming it.
+    type: list
+    elements: str
   offline_nodes:
     description:
       - Names of nodes to treat as offline, like C(hspace -O); their instances stay
@@ -193,6 +215,13 @@ EXAMPLES = r'''
     standard_spec: {memory: 4096, vcpus: 2, disk: 40960}
   register: wave
   failed_when: wave.down.groups | rejectattr('n1_happy') | list | length > 0
+
+- name: How many 8 GiB DRBD instances would ten new 256 GiB nodes hold (hspace --simulate)
+  ganeti.htools.ganeti_capacity:
+    simulate: ["preferred,10,4t,256g,32"]
+    disk_template: drbd
+    standard_spec: {memory: 8192, vcpus: 4, disk: 102400}
+  register: new_hardware
 '''
 
 RETURN = r'''
@@ -284,6 +313,7 @@ TEMPLATES = ["diskless", "file", "sharedfile", "plain", "blockdev", "drbd", "rbd
 def main():
     argument_spec = argspecs.combine(
         argspecs.data_file(), argspecs.rapi(), argspecs.details(),
+        simulate=dict(type="list", elements="str"),
         offline_nodes=dict(type="list", elements="str", default=[]),
         down_nodes=dict(type="list", elements="str", default=[]),
         disk_template=dict(type="str", choices=TEMPLATES),

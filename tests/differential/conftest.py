@@ -6,8 +6,11 @@ tests/conftest.py.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
+from kit.paths import HSPACE
 from oracle.hail import HAIL_PATH, hail_available
 
 
@@ -36,3 +39,11 @@ def hail():
         pytest.skip("hail not available at %s (apt-get install -y ganeti-htools-3.0)"
                     % HAIL_PATH)
     return HAIL_PATH
+
+
+@pytest.fixture(scope="module")
+def hspace():
+    """The real hspace's path; the module's tests skip, saying why, without it."""
+    if not os.access(HSPACE, os.X_OK):
+        pytest.skip("hspace not available at %s" % HSPACE)
+    return HSPACE

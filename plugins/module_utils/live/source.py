@@ -15,6 +15,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ..backend.detect import load_data_file
 from ..backend.parsing import input_file_problem
+from ..backend.simulated import load_simulated
 from ..errors import HtoolsError
 from .endpoints import DEFAULT_SOCKET, MOND_PORT
 from ..model.node import STATIC_KVM_MEMORY
@@ -87,6 +88,8 @@ def live_kind(params, exists=os.path.exists):
     """"data_file", "luxi" or "rapi": how the module reaches its cluster (None: no way)."""
     if params.get("data_file"):
         return "data_file"
+    if params.get("simulate"):
+        return "simulate"
     if params.get("luxi_socket"):
         return "luxi"
     if params.get("rapi_url"):
@@ -101,7 +104,7 @@ def client_from_params(params, audit=None, exists=os.path.exists):
     # the clients are imported here: a run on a data file never loads the network code
     from .luxi import LuxiClient  # pylint: disable=import-outside-toplevel
     from .rapi import RapiClient  # pylint: disable=import-outside-toplevel
-    kind = live_kind(dict(params, data_file=None), exists)
+    kind = live_kind(dict(params, data_file=None, simulate=None), exists)
     if kind == "luxi":
         client = LuxiClient(params.get("luxi_socket") or DEFAULT_SOCKET,
                             timeout=params.get("timeout") or 60.0)
@@ -135,6 +138,8 @@ def read_cluster(params, audit=None, node_order="name"):
         data, _fmt = load_data_file(params["data_file"], static_kvm_memory=static_kvm,
                                     node_order=node_order)
         snapshot, client = None, None
+    elif params.get("simulate"):
+        data, snapshot, client = load_simulated(params["simulate"]), None, None
     else:
         # a run on a data file never loads the live read (lock, jobs, RAPI, TLS)
         from .snapshot import Snapshot  # pylint: disable=import-outside-toplevel

@@ -35,7 +35,7 @@ from .plan_rules import check_plan_cluster, plan_request_problem
 
 _PATH_OPTIONS = ("data_file", "util_file", "mond_data")
 # Where the cluster is read from: one of them at most.
-SOURCE_OPTIONS = ("data_file", "luxi_socket", "rapi_url")
+SOURCE_OPTIONS = ("data_file", "simulate", "luxi_socket", "rapi_url")
 # hbal's text of a move (step line, action codes, commands): in a plan document only
 # with `details: full`; the opcodes, which execute, always
 MOVE_TEXTS = tuple(k for k in MOVE_DETAILS if k != "opcodes")
@@ -95,8 +95,9 @@ class HtoolsModule:
         # and luxi_socket take precedence over it.
         sources = [o for o in SOURCE_OPTIONS if o in self.given and self.params.get(o)]
         if len(sources) > 1:
-            self.fail("%s are given: give only one of data_file, luxi_socket and rapi_url, "
-                      "the one the cluster is read from" % " and ".join(sources))
+            known = [o for o in SOURCE_OPTIONS if o in self.params]
+            self.fail("%s are given: give only one of %s and %s, the one the cluster is read "
+                      "from" % (" and ".join(sources), ", ".join(known[:-1]), known[-1]))
 
     def _require(self, names):
         for name, trace in deps.missing(names):
