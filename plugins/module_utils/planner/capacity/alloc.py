@@ -117,31 +117,37 @@ def _singles(groups, nodes, inst, targets, force, good, scope=None):
 
 
 def _pairs(groups, nodes, inst, targets, force, good, scope=None):
-    base = cluster_stats(nodes if scope is None else [nodes[k] for k in scope])
+    base = None             # the cluster's statistics, once a pair takes the instance
     total = Solution()
     policy_fail = {}
     for p_idx, secondaries in targets:
         collected, fails = [], []
         tgt_p = nodes[p_idx]
+        key = (tgt_p.group, tgt_p.excl_storage)
+        if key not in policy_fail:
+            policy_fail[key] = policy_failure(inst, groups[tgt_p.group].ipolicy,
+                                              tgt_p.excl_storage)
+        # the primary's own checks read neither the secondary nor the pair's
+        # location score: a primary that refuses refuses every pair alike
+        refusal = policy_fail[key] or copy_node(tgt_p).add_pri(inst, force)
+        if refusal is not None:
+            fails = [refusal] * len(secondaries)
+            secondaries = ()
         for s_idx in secondaries:
             tgt_s = nodes[s_idx]
-            key = (tgt_p.group, tgt_p.excl_storage)
-            if key not in policy_fail:
-                policy_fail[key] = policy_failure(inst, groups[tgt_p.group].ipolicy,
-                                                  tgt_p.excl_storage)
-            fail = policy_fail[key]
-            if fail is None:
-                new = inst.copy()
-                new.location_score = len(tgt_p.location_tags & tgt_s.location_tags)
-                new.pnode, new.snode = p_idx, s_idx
-                new_p = copy_node(tgt_p)
-                fail = new_p.add_pri(new, force)
+            new = inst.copy()
+            new.location_score = len(tgt_p.location_tags & tgt_s.location_tags)
+            new.pnode, new.snode = p_idx, s_idx
+            new_p = copy_node(tgt_p)
+            fail = new_p.add_pri(new, force)
             if fail is None:
                 new_s = copy_node(tgt_s)
                 fail = new_s.add_sec(new, p_idx, False)
             if fail is not None:
                 fails.append(fail)
                 continue
+            if base is None:
+                base = cluster_stats(nodes if scope is None else [nodes[k] for k in scope])
             score = stats_score(update_stats(update_stats(base, tgt_p, new_p), tgt_s, new_s))
             collected.insert(0, (score, {p_idx: new_p, s_idx: new_s}, new))
         dropped, chosen = _collapse(collected, good)

@@ -50,4 +50,8 @@ def fill_to_end(policy, state, newinst, targets, limit, state_type):
         failures.append(fail)
     sol = Solution()
     sol.failures = failures
+    if len(ixes) == len(state.ixes):
+        # nothing taken: the same cluster, as the same objects (Allocator.try_alloc
+        # remembers its answers per nodes object)
+        nodes, insts = state.nodes, state.insts
     return state_type(sol.counts(), nodes, insts, ixes)

@@ -108,13 +108,18 @@ class Allocator:
         self.singles = SingleTries(data, targets) if required == 1 else None
         self.memos = {}         # (id(nodes), instance count) -> (nodes, {size: solution})
 
-    def try_alloc(self, nodes, insts, inst, capacity):
+    def try_alloc(self, nodes, insts, inst, capacity, as_new=False):
         """tryAlloc, remembered per cluster state and instance size: the tiered
-        search probes the same sizes on the same state again and again."""
+        search probes the same sizes on the same state again and again.
+        `as_new`: `inst` is a size to try, tried as a copy indexed after `insts`
+        (made only when the answer is not remembered)."""
         memo = self._memo(nodes, insts)
         key = (capacity, inst.mem, inst.dsk, inst.vcpus, tuple(inst.disks), inst.spindle_use)
         sol = memo.get(key)
         if sol is None:
+            if as_new:
+                inst = inst.copy()
+                inst.idx = len(insts)
             sol = memo[key] = self._try_alloc(nodes, insts, inst, capacity)
         return sol
 
@@ -253,16 +258,16 @@ class Allocator:
         which ends the list before such a size."""
         current = inst
         while current is not None:
-            if shrink(current, mode) is None:
+            smaller = shrink(current, mode)
+            if smaller is None:
                 return None
-            probe = current.copy()
-            probe.idx = len(state.insts)
-            sol = self.try_alloc(state.nodes, state.insts, probe, self.capacity)
+            sol = self.try_alloc(state.nodes, state.insts, current, self.capacity, as_new=True)
             if sol.best is not None:
                 return current
             if mode not in sol.failures:
                 return None
-            current = shrink(current, mode, self._same_answer_steps(current, mode))
+            steps = self._same_answer_steps(current, mode)
+            current = smaller if steps == 1 else shrink(current, mode, steps)
         return None
 
     def _same_answer_steps(self, inst, mode):
