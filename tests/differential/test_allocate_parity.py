@@ -100,6 +100,20 @@ def test_a_dedicated_multi_allocation_stays_in_the_first_placements_group(hail, 
     assert ours == theirs
 
 
+def test_a_named_groups_check_sees_the_index_hail_gives_the_new_instance(hail, tmp_path):
+    # hail allocates in a named group on that group's own instance list and
+    # numbers the new instance by the list's size; here an instance of the
+    # group (inst9, on node9) has that index, and hail's N+1 check puts the
+    # new instance in its place, so it refuses node9 as the primary of
+    # new3 (found by a campaign on fresh seeds)
+    doc = alloc_gen.generate(41125)
+    proc, ours = _hail_and_ours(hail, tmp_path, doc)
+    theirs = json.loads(proc.stdout)
+    assert doc["request"]["type"] == "multi-allocate" and doc["request"]["group_name"]
+    assert theirs["result"][0][3] == ["new3.example.com", ["node10", "node12"]], theirs
+    assert ours == theirs
+
+
 def test_hail_crashes_on_a_cross_group_drbd_instance_and_we_answer(hail, tmp_path):
     doc = alloc_gen.generate(7210)
     proc, ours = _hail_and_ours(hail, tmp_path, doc)

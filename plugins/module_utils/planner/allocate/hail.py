@@ -20,6 +20,7 @@ from ..capacity.globaln1 import Checker
 from ..evacuate.haskell_show import show_group_list
 from ..evacuate.state import Failed
 from . import dedicated
+from .index_clash import clashing_index, redundant_as_hail
 
 ALLOCATE, MULTI_ALLOCATE, ALLOCATE_SECONDARY = "allocate", "multi-allocate", "allocate-secondary"
 KINDS = (ALLOCATE, MULTI_ALLOCATE, ALLOCATE_SECONDARY)
@@ -92,9 +93,15 @@ def _order(best):
                              placed.snode != placed.pnode else [])
 
 
-def _try(data, nodes, insts, inst, targets, required, opts, scope):
+def _try(data, nodes, insts, inst, targets, required, opts, scope, members=None):
+    """tryAlloc; `members`: the nodes of the group whose own lists hail
+    allocates on (findAllocation, a named group), None: the cluster's lists."""
     good = None
-    if opts["capacity"]:
+    clash = clashing_index(insts, members) if opts["capacity"] and members else None
+    if clash is not None:
+        def good(item):
+            return redundant_as_hail(data, nodes, insts, item, members, clash)
+    elif opts["capacity"]:
         checker = Checker(data)
 
         def good(item):
@@ -160,7 +167,8 @@ def group_alloc(data, nodes, insts, inst, required, opts, group_name):
     members = [n for n in nodes if n.group == group.idx]
     targets = alloc_nodes(members, lambda _g: True, required, opts.get("restrict"))
     try:
-        sol = _try(data, nodes, insts, inst, targets, required, opts, [n.idx for n in members])
+        scope = [n.idx for n in members]
+        sol = _try(data, nodes, insts, inst, targets, required, opts, scope, scope)
     except NoNodes as err:
         raise Failed(str(err)) from None
     return Allocation(sol, ["Group %s (%s): %s" % (group.name, group.alloc_policy,

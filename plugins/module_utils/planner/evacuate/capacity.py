@@ -65,7 +65,9 @@ class Capacity:
         return True
 
 
-def can_evacuate(state, nodes, insts, ndx):
+def can_evacuate(state, nodes, insts, ndx, score_over=None):
+    """canEvacuateNode; re-creations scored over the nodes `score_over`
+    (indices; all nodes when None)."""
     insts = list(insts)
     node = nodes[ndx]
     drbd = [i for i in node.p_list if insts[i].template == "drbd"]
@@ -99,7 +101,8 @@ def can_evacuate(state, nodes, insts, ndx):
                 continue
             new_nodes = list(nodes)
             new_nodes[target] = placed
-            cands.append((cluster_score(new_nodes), new_nodes))
+            scored = new_nodes if score_over is None else [new_nodes[k] for k in score_over]
+            cands.append((cluster_score(scored), new_nodes))
         if not cands:
             return False
         nodes = cands[pick_last_min([c[0] for c in cands])][1]
