@@ -12,6 +12,7 @@ import subprocess
 import time
 
 from kit.lab import LOCK_PREFIX
+from kit.processes import descendants
 
 
 def _move_jobs(lab, plan_id):
@@ -28,21 +29,7 @@ def _move_jobs(lab, plan_id):
 def _kill_tree(pid):
     """SIGKILL `pid` and every process below it (ansible starts the module in its
     own session, so killing the process group is not enough)."""
-    children = {}
-    for entry in os.listdir('/proc'):
-        if entry.isdigit():
-            try:
-                with open('/proc/%s/stat' % entry) as handle:
-                    ppid = int(handle.read().rsplit(')', 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    tree, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        tree.append(current)
-        todo.extend(children.get(current, []))
-    for victim in tree:
+    for victim in [pid] + descendants(pid):
         try:
             os.kill(victim, signal.SIGKILL)
         except ProcessLookupError:

@@ -24,6 +24,7 @@ import pytest
 
 from kit.ansible_cli import tool
 from kit.paths import LAB_DIR
+from kit.processes import descendants
 
 PLAYBOOK = os.path.join(os.path.dirname(__file__), 'files', 'rolling_reboot.yml')
 STARVE = os.path.join(os.path.dirname(__file__), 'files', 'starve_memory.yml')
@@ -325,7 +326,10 @@ def test_a_node_that_does_not_come_back_stops_the_run_drained(fresh, tmp_path):
 
 
 def _kill_when(proc, ready, timeout=1500):
+    """Kill -9 the controller once `ready()`; its forked workers, which outlive
+    it (each in a session of its own), as [(pid, command line)]."""
     deadline = time.monotonic() + timeout
+    workers = []
     try:
         while not ready():
             assert proc.poll() is None, 'the run ended before the kill point'
@@ -333,8 +337,29 @@ def _kill_when(proc, ready, timeout=1500):
             time.sleep(0.3)
     finally:        # the kill -9 of the controller, also when the test gives up
         if proc.poll() is None:
+            workers = [(pid, _command_line(pid)) for pid in descendants(proc.pid)]
             os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
+    return workers
+
+
+def _command_line(pid):
+    try:
+        with open('/proc/%d/cmdline' % pid, 'rb') as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _end_orphans(workers):
+    """The dead controller's workers wait forever to report to it: end them
+    (the same processes only, by their command lines)."""
+    for pid, command in workers:
+        if command is not None and _command_line(pid) == command:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def _resume_after_kill(lab, tmp_path, run_id, ready, reboot_seconds):
@@ -342,11 +367,14 @@ def _resume_after_kill(lab, tmp_path, run_id, ready, reboot_seconds):
     roll = Roll(lab, tmp_path)
     proc = roll.start(reboot_seconds, rolling_reboot_node_tags=['reboot'],
                       rolling_reboot_run_id=run_id)
-    _kill_when(proc, lambda: ready(roll))
-    assert lab.lock_tags(), 'the killed run held the lock'
-    time.sleep(reboot_seconds + 3)        # what the dead controller started runs out
-    rc, report, output = roll.run(rolling_reboot_node_tags=['reboot'],
-                                  rolling_reboot_run_id=run_id)
+    workers = _kill_when(proc, lambda: ready(roll))
+    try:
+        assert lab.lock_tags(), 'the killed run held the lock'
+        time.sleep(reboot_seconds + 3)        # what the dead controller started runs out
+        rc, report, output = roll.run(rolling_reboot_node_tags=['reboot'],
+                                      rolling_reboot_run_id=run_id)
+    finally:
+        _end_orphans(workers)
     return roll, placement, rc, report, output
 
 
