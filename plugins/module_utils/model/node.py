@@ -32,6 +32,17 @@ def _add_tags(counts, tags):
         counts[tag] = counts.get(tag, 0) + 1
 
 
+def _delete(indices, idx):
+    """Data.List.delete: the first `idx` out of `indices`, if it is there.
+    An inconsistent move (hail's change-group of an instance whose
+    secondary is in another group replaces its secondary by its primary)
+    removes an instance a node does not list; htools goes on."""
+    try:
+        indices.remove(idx)
+    except ValueError:
+        pass
+
+
 def _del_tags(counts, tags):
     for tag in tags:
         left = counts.get(tag, 0) - 1
@@ -359,11 +370,13 @@ class Node:
         used_dsk = sum(instances[i].dsk for i in self.p_list + self.s_list)
         return self.x_mem, int(self.t_dsk) - self.f_dsk - used_dsk
 
-    # -- balancing-time updates: removals always succeed; adds check limits,
+    # -- balancing-time updates: removals always succeed (an instance the
+    #    node does not list is taken off its figures all the same, as
+    #    htools' Data.List.delete-based removals do); adds check limits,
     #    soft ones only when not forced ----------------------------------
     def remove_pri(self, inst):
         if not inst.forthcoming:
-            self.p_list.remove(inst.idx)
+            _delete(self.p_list, inst.idx)
             if inst.uses_memory:
                 self.i_mem -= inst.mem
             new_free = self.unallocated_mem()
@@ -381,7 +394,7 @@ class Node:
             self.location_score -= inst.location_score + self.dsrd_loc_score(inst)
             _del_tags(self.instance_map, self.loc_excl_pairs(inst))
         _del_tags(self.p_tags, inst.excl_tags)
-        self.p_list_forth.remove(inst.idx)
+        _delete(self.p_list_forth, inst.idx)
         self.f_mem_forth += inst.mem
         if inst.uses_local_storage:
             self.f_dsk_forth += inst.dsk
@@ -398,7 +411,7 @@ class Node:
 
     def remove_sec(self, inst):
         if not inst.forthcoming:
-            self.s_list.remove(inst.idx)
+            _delete(self.s_list, inst.idx)
             if inst.uses_local_storage:
                 self.f_dsk += inst.dsk
             self.f_spindles = self.free_spindles_after(False, inst)
@@ -415,7 +428,7 @@ class Node:
             self.fail_n1 = self.unallocated_mem() <= self.r_mem
             self.p_dsk = self._new_pdsk(self.f_spindles, self.f_dsk)
             self.util_load = _util_sub_dsk(self.util_load, inst.util[2])
-        self.s_list_forth.remove(inst.idx)
+        _delete(self.s_list_forth, inst.idx)
         if inst.uses_local_storage:
             self.f_dsk_forth += inst.dsk
         self.f_spindles_forth = self.free_spindles_after(False, inst, forth=True)
