@@ -20,11 +20,13 @@ description:
   - Plain and file instances cannot move over RAPI; when one is on the nodes (unless
     O(keep_non_redundant)), or a DRBD secondary or a target is among the nodes too,
     the module fails before anything moves, naming every such instance.
-  - With O(run_id), each node first gets a tag per instance taken off it,
-    C(ganeti.htools:away:RUN_ID:INSTANCE). O(back_to) then migrates exactly those
-    instances back to their node and removes the tags - also after an interrupted
-    run, from the tags alone. Instances already home are left alone, so both
-    directions are idempotent.
+  - With O(run_id), each node is first marked with every instance taken off it,
+    C(ganeti.htools:away:RUN_ID:INSTANCE) - a run mark, which Ganeti keeps as the
+    cluster tag C(ganeti.htools:away:RUN_ID:NODE:INSTANCE), all nodes' in one tag
+    job; the modules of this collection show it among the node's tags.
+    O(back_to) then migrates exactly those instances back to their node and removes
+    the marks - also after an interrupted run, from the marks alone. Instances
+    already home are left alone, so both directions are idempotent.
   - All migrations are submitted at once (Ganeti's node locks order them) and
     waited for; a failed one fails the task, listing what moved and what did not.
 author:
@@ -65,17 +67,18 @@ options:
     default: false
   remove_tags_when_home:
     description:
-      - With O(back_to) - tags removed from each O(back_to) node that carries them, in
-        the job that removes its C(away) tags, and only when every migration back
-        succeeded (a failed one leaves them all in place). The C(ganeti.htools.rolling_reboot)
-        role ends a wave this way - its nodes' wave marks go without a tag job of their own.
+      - With O(back_to) - tags removed from each O(back_to) node that carries them, only
+        when every migration back succeeded (a failed one leaves them all in place).
+        Run marks among them go in the job that removes the C(away) marks of every
+        node; the C(ganeti.htools.rolling_reboot) role ends a wave this way - its
+        nodes' wave marks go without a tag job of their own.
     type: list
     elements: str
     default: []
   run_id:
     description:
       - Name of the run (1-40 letters, digits and C(. _ @ + -)) under which the moves
-        away are recorded in node tags.
+        away are recorded in run marks (see the description).
     type: str
   migration_mode:
     description: C(live) or C(non-live); omitted - the instance's hypervisor default.

@@ -20,6 +20,13 @@ description:
     by side - each node's tags are added, then its flags set, then its tags
     removed, while the other nodes' jobs run - so a wave of nodes takes about the
     time of one node (a rolling reboot drains and undrains its waves this way).
+  - A run's marks (tags C(ganeti.htools:MARK:RUN_ID...), MARK one of C(rolling),
+    C(rebooted), C(rebooting), C(skipped), C(candidate), C(master), C(away)) are
+    node tags to this module, but Ganeti keeps them as cluster tags with the node's
+    name after the run id (C(ganeti.htools:rolling:RUN_ID:NODE)); the marks of all
+    the nodes of a run go in one cluster tag job before the nodes' own jobs, and
+    their removals in one after them.  Such a mark that an older release left as a
+    node tag is removed from the node.
   - Draining or offlining a master candidate demotes it; with O(auto_promote) (the
     default) Ganeti promotes another node when candidates would run short, instead
     of refusing.
@@ -162,8 +169,9 @@ RETURN = r'''
 node:
   description:
     - The node after the run (in check mode, as it would be) - C(name), C(master),
-      C(drained), C(offline), C(master_candidate), C(tags), C(live) (its daemon
-      answers the master), C(group) and C(primary_instances) (names).
+      C(drained), C(offline), C(master_candidate), C(tags) (with the run marks Ganeti
+      keeps for it as cluster tags), C(live) (its daemon answers the master), C(group)
+      and C(primary_instances) (names).
   returned: with O(name)
   type: dict
   sample: {name: node3, master: false, drained: true, offline: false, master_candidate: false,
@@ -192,6 +200,7 @@ jobs:
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils.live.jobs import run_job
 from ansible_collections.ganeti.htools.plugins.module_utils.live.parallel import run_parallel
+from ansible_collections.ganeti.htools.plugins.module_utils.live.run_marks import origins
 from ansible_collections.ganeti.htools.plugins.module_utils.live.lock import require_lock
 from ansible_collections.ganeti.htools.plugins.module_utils.live.node_flags import (
     FLAGS, apply_node_plans, auto_promote_needed, demotes, describe, node_view, plan_node, stages,
@@ -218,17 +227,22 @@ def requests(params):
     return entries
 
 
-def read_views(client, names, cluster=None):
-    """{name: view} of the named nodes: from `cluster` (RAPI's list of every
-    node) when given, else one read of the node alone, or of them all for several."""
+def read_nodes(client, names, cluster=None):
+    """{name: node} of the named nodes as the client gives them: from `cluster`
+    (the list of every node) when given, else one read of the node alone, or
+    of them all for several."""
     if cluster is None and len(names) == 1:
-        return {names[0]: node_view(client.node(names[0]))}
-    known = {node["name"]: node_view(node) for node in
-             (client.nodes() if cluster is None else cluster)}
+        return {names[0]: client.node(names[0])}
+    known = {node["name"]: node for node in (client.nodes() if cluster is None else cluster)}
     missing = [n for n in names if n not in known]
     if missing:
         raise HtoolsError("no such node: %s" % ", ".join(missing))
     return {n: known[n] for n in names}
+
+
+def read_views(client, names, cluster=None):
+    """{name: view} of the named nodes (read_nodes)."""
+    return {n: node_view(node) for n, node in read_nodes(client, names, cluster).items()}
 
 
 def run(module, client, preview=False):
@@ -237,7 +251,10 @@ def run(module, client, preview=False):
     names = [e["name"] for e in entries]
     # every node, read once: the named ones' views, and whom Ganeti could promote
     cluster = client.nodes() if len(names) > 1 else None
-    views = read_views(client, names, cluster)
+    read = read_nodes(client, names, cluster)
+    views = {n: node_view(node) for n, node in read.items()}
+    # where each node's run marks are kept (cluster tags, or the node's own)
+    kept = {n: origins(node) for n, node in read.items()}
     plans = [plan_node(views[e["name"]], {k: e[k] for k in FLAGS}, e["add_tags"], e["remove_tags"])
              for e in entries]
     changed = any(p["changes"] for p in plans)
@@ -260,7 +277,7 @@ def run(module, client, preview=False):
     needed = auto_promote_needed(plans, cluster or [])
     promote = {e["name"]: e["auto_promote"] and needed[e["name"]] for e in entries}
     for stage in stages(plans, promote):
-        apply_node_plans(client, stage, run_one, REASON, promote)
+        apply_node_plans(client, stage, run_one, REASON, promote, kept)
     if params["wait_for_live"]:
         run_parallel([(lambda p=p: wait_live(client, p["before"]["name"], params["wait_timeout"]))
                       for p in plans])

@@ -140,12 +140,16 @@ options:
       - The id of a rolling-reboot run that goes wave by wave (the
         C(ganeti.htools.rolling_reboot) role), 1-40 letters, digits and C(. _ @ + -).
         Not an C(hroller) option.
-      - Nodes that this run has rebooted or skipped (tags
+      - Nodes that this run has rebooted or skipped (marks
         C(ganeti.htools:rebooted:RUN_ID), C(ganeti.htools:skipped:RUN_ID)) are left out,
-        and RV(run) reports the run's progress. While nodes are tagged
+        and RV(run) reports the run's progress. While nodes are marked
         C(ganeti.htools:rolling:RUN_ID) (a wave in progress, perhaps interrupted),
         nothing is planned - that wave is finished first. When no node is left, the
         plan is empty instead of an error.
+      - A node's marks are kept as cluster tags with its name after the run id
+        (C(ganeti.htools:rebooted:RUN_ID:NODE)), or, as older releases kept them, as
+        the node's tags; both count. A run whose marks would not fit in a tag (128
+        characters - a long run id with long node or instance names) is refused.
     type: str
   wave_targets:
     description:
@@ -392,8 +396,8 @@ data_warnings:
 run:
   description:
     - With O(run_id) - the run's C(id) and the nodes it has marked, C(rolling) (its
-      current wave), C(rebooted) and C(skipped), and C(marks), every tag of the run on
-      each node that carries one; otherwise C(null).
+      current wave), C(rebooted) and C(skipped), and C(marks), every mark of the run on
+      each node that carries one (node form, wherever Ganeti keeps it); otherwise C(null).
   returned: success
   type: dict
   sample: {id: kernel-2026-11, rolling: [], rebooted: [node2], skipped: [],

@@ -187,3 +187,20 @@ def test_node_changes_over_luxi_are_jobs_that_name_the_module(fresh, tmp_path):
                                    {'name': 'node3', 'remove_tags': ['luxi-probe']})
     assert status == 'CHANGED', output
     assert 'luxi-probe' not in lab.nodes()['node3']['tags']
+
+
+def test_run_marks_over_luxi_are_cluster_tags_read_back_onto_their_nodes(fresh, tmp_path):
+    lab = fresh
+    mark = 'ganeti.htools:rebooted:luxi-1'
+    args = {'nodes': [{'name': 'node2'}, {'name': 'node3'}], 'add_tags': [mark]}
+    status, result, output = _luxi(lab, tmp_path, 'ganeti_node', args)
+    assert status == 'CHANGED', output
+    assert len(result['jobs']) == 1
+    assert sorted(lab.tags()) == ['ganeti.htools:rebooted:luxi-1:node2',
+                                  'ganeti.htools:rebooted:luxi-1:node3']
+    assert all(mark in n['tags'] for n in result['nodes'])         # read back over LUXI
+    assert mark not in lab.nodes()['node2']['tags']
+    status, result, output = _luxi(lab, tmp_path, 'ganeti_node',
+                                   dict(args, add_tags=[], remove_tags=[mark]))
+    assert status == 'CHANGED' and len(result['jobs']) == 1, output
+    assert lab.tags() == []

@@ -112,3 +112,30 @@ def test_auto_promote_is_asked_only_when_a_node_can_be_promoted(fresh, tmp_path)
         tmp_path, MODULE, {'name': 'node2', 'drained': False, 'master_candidate': True})
     assert status == 'CHANGED', output
     assert {name: _flags(lab, name) for name in ('node2', 'node3')} == before
+
+
+def test_run_marks_of_several_nodes_are_one_cluster_tag_job_each_way(fresh, tmp_path):
+    lab = fresh
+    rolling, away = 'ganeti.htools:rolling:t1', 'ganeti.htools:away:t1:inst1'
+    mark = {'nodes': [{'name': 'node2', 'add_tags': [rolling, away, 'reboot']},
+                      {'name': 'node3', 'add_tags': [rolling]}]}
+    status, result, output = lab.run_module(tmp_path, MODULE, mark)
+    assert status == 'CHANGED', output
+    # the marks are node tags to the module, cluster tags to Ganeti
+    assert {n['name']: n['tags'] for n in result['nodes']} == \
+        {'node2': sorted([rolling, away, 'reboot']), 'node3': [rolling]}
+    assert _flags(lab, 'node2')[1] == ['reboot'] and _flags(lab, 'node3')[1] == []
+    assert sorted(lab.tags()) == ['ganeti.htools:away:t1:node2:inst1',
+                                  'ganeti.htools:rolling:t1:node2', 'ganeti.htools:rolling:t1:node3']
+    # one job for both nodes' marks, one for node2's own tag
+    ops = sorted(op['OP_ID'] + ':' + op['kind'] for j in result['jobs'] for op in lab.job(j)['ops'])
+    assert ops == ['OP_TAGS_SET:cluster', 'OP_TAGS_SET:node'], ops
+    status, again, output = lab.run_module(tmp_path, MODULE, mark)
+    assert status == 'SUCCESS' and again['jobs'] == [], output
+
+    undo = {'nodes': [{'name': 'node2', 'remove_tags': [rolling, away, 'reboot']},
+                      {'name': 'node3', 'remove_tags': [rolling]}]}
+    status, result, output = lab.run_module(tmp_path, MODULE, undo)
+    assert status == 'CHANGED', output
+    assert len(result['jobs']) == 2 and lab.tags() == []
+    assert _flags(lab, 'node2')[1] == [] and _flags(lab, 'node3')[1] == []

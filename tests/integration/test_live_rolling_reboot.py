@@ -25,6 +25,7 @@ import pytest
 from kit.ansible_cli import tool
 from kit.paths import LAB_DIR
 from kit.processes import descendants
+from kit.run_marks import kept_marks, marks_left
 
 PLAYBOOK = os.path.join(os.path.dirname(__file__), 'files', 'rolling_reboot.yml')
 STARVE = os.path.join(os.path.dirname(__file__), 'files', 'starve_memory.yml')
@@ -79,10 +80,9 @@ class Roll:
         return [(node, drained, int(count)) for node, drained, count in found]
 
     def run_tags(self):
-        """Every ganeti.htools tag left on a node, and the cluster's lock tags."""
-        left = {name: [t for t in node['tags'] if RUN_TAG.match(t)]
-                for name, node in self.lab.nodes().items()}
-        return {name: tags for name, tags in left.items() if tags}, self.lab.lock_tags()
+        """Every run mark left for a node (kept as a cluster tag or on the node),
+        and the cluster's lock tags."""
+        return marks_left(self.lab), self.lab.lock_tags()
 
 
 def _spread_and_tag(lab, tmp_path, nodes):
@@ -100,6 +100,9 @@ def _untag(lab):
         ours = [t for t in node['tags'] if t == 'reboot' or RUN_TAG.match(t)]
         if ours:
             lab.run_job('DELETE', '/2/nodes/%s/tags' % name, tag=ours)
+    kept = kept_marks(lab)
+    if kept:
+        lab.run_job('DELETE', '/2/tags', tag=kept)
 
 
 def _flags(lab):

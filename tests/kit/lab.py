@@ -200,7 +200,8 @@ class Lab:
     # ------------------------------------------------------------------ state
     def reset(self):
         """Back to the seeded state: relay up, no job running, every node online,
-        no lock tag, every seeded instance running on node1."""
+        no lock tag or run mark kept as a cluster tag, every seeded instance
+        running on node1."""
         if self.relay('status').returncode != 0:
             proc = self.relay('start')
             assert proc.returncode == 0, proc.stderr
@@ -208,7 +209,7 @@ class Lab:
         for name, node in sorted(self.nodes().items()):
             if node['offline'] or node['drained']:
                 self.set_role(name, 'master-candidate')
-        stale = self.lock_tags()
+        stale = [t for t in self.tags() if t.startswith('ganeti.htools:')]
         if stale:
             self.run_job('DELETE', '/2/tags', tag=stale)
         insts = self.instances()

@@ -24,6 +24,7 @@ import threading
 import pytest
 
 from kit.lab import tool
+from kit.run_marks import kept_marks, marks_left
 from vmkit import (DrbdSampler, move_steps, spread_ok, spread_targets, verify_disks_clean,
                    wait_for)
 
@@ -79,12 +80,13 @@ def _run_role(lab, tmp_path, timeout=3600, **role_vars):
 
 
 def _leftovers(lab):
-    """Drained or offline nodes, ganeti.htools tags on nodes, lock tags."""
+    """Drained or offline nodes, run marks per node (kept as cluster tags or
+    left on a node), any other ganeti.htools cluster tag (a lock)."""
     nodes = lab.nodes()
     flags = sorted(n for n, node in nodes.items() if node['drained'] or node['offline'])
-    tags = {n: [t for t in node['tags'] if RUN_TAG.match(t)] for n, node in nodes.items()}
-    locks = [t for t in lab.get('/2/tags') if RUN_TAG.match(t)]
-    return flags, {n: t for n, t in tags.items() if t}, locks
+    kept = kept_marks(lab)
+    locks = [t for t in lab.get('/2/tags') if RUN_TAG.match(t) and t not in kept]
+    return flags, marks_left(lab), locks
 
 
 class Writer:
@@ -176,7 +178,7 @@ def test_a_degraded_disk_stops_the_roll_before_its_node_goes_down(vmlab, tmp_pat
 def _clean_up_stopped_roll(lab, node, run_id):
     """What the stopped roll left: its instances moved back, the node undrained
     (a master candidate again), its tags removed."""
-    tags = lab.nodes()[node]['tags']
+    tags = marks_left(lab).get(node, [])
     away = [t.rsplit(':', 1)[1] for t in tags if t.startswith('ganeti.htools:away:%s:' % run_id)]
     if lab.nodes()[node]['drained']:
         lab.gnt('gnt-node', 'modify', '--drained=no', '--master-candidate=yes', node)
@@ -186,6 +188,9 @@ def _clean_up_stopped_roll(lab, node, run_id):
     ours = [t for t in lab.nodes()[node]['tags'] if RUN_TAG.match(t)]
     if ours:
         lab.gnt('gnt-node', 'remove-tags', node, *ours)
+    kept = kept_marks(lab)
+    if kept:
+        lab.gnt('gnt-cluster', 'remove-tags', *kept)
     lab.clear_locks()
 
 

@@ -29,6 +29,7 @@ import time
 
 from .audit import carries_tag, reason_text
 from .endpoints import DEFAULT_SOCKET
+from .run_marks import onto_nodes
 from .rapi import (FINAL_JOB_STATUSES, JobFailed, RapiError, RapiForbidden, RapiNotFound,
                    RapiSubmissionUnknown, RapiTimeout, RapiUnreachable, reason_trail)
 
@@ -133,13 +134,14 @@ class LuxiClient:
         return self.call("QueryClusterInfo", [])
 
     def nodes(self):
-        return self.query("node", NODE_FIELDS)
+        """Every node, a run's marks (kept as cluster tags) among its tags."""
+        return onto_nodes(self.query("node", NODE_FIELDS), self.cluster_tags())
 
     def node(self, name):
         found = self.query("node", NODE_FIELDS, ["=", "name", name])
         if not found:
             raise RapiNotFound("LUXI: no node %s" % name, status=404)
-        return found[0]
+        return onto_nodes(found[:1], self.cluster_tags())[0]
 
     def instances(self):
         rows = self.query("instance", INSTANCE_FIELDS + HBAL_INSTANCE_FIELDS)

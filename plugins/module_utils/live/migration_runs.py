@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Take the primary instances off nodes, or bring them back (ganeti_instance_migrate).
 
-`away` tags each node with the instances it gives up (under a run id) before
-anything moves, so that `back` finds them after any interruption; both check
+`away` marks each node with the instances it gives up (under a run id, run
+marks kept as cluster tags: run_marks) before anything moves, so that `back` finds them after any interruption; both check
 the run's lock, submit the migrations on the executor and say what moved.
 The moves themselves come from live/migrations.py.
 """
@@ -17,6 +17,7 @@ from .executor import submit_then_wait
 from .jobs import run_job
 from .lock import require_lock
 from .migrations import describe, describe_failure, migrations_away, migrations_back, submit
+from . import run_marks
 from .parallel import run_parallel
 from .preview import SavedCluster
 
@@ -61,17 +62,15 @@ def _check_lock(client, params, check_mode):
 
 
 def _remember(client, nodes, moves, params):
-    """Tag each node with the instances it gives up, before any of them moves."""
+    """Mark each node with the instances it gives up (one job for every node),
+    before any of them moves."""
     by_node = {}
     for move in moves:
-        by_node.setdefault(move["from"], []).append(away_tag(params["run_id"], move["instance"]))
-    tagging = []
-    for node, tags in sorted(by_node.items()):
-        new = [t for t in tags if t not in (nodes[node].get("tags") or [])]
-        if new:
-            tagging.append(lambda node=node, new=new: run_job(
-                client, lambda: client.add_node_tags(node, new, reason=REASON), params["job_timeout"]))
-    run_parallel(tagging)
+        tag = away_tag(params["run_id"], move["instance"])
+        if tag not in (nodes[move["from"]].get("tags") or []):
+            by_node.setdefault(move["from"], []).append(tag)
+    run_parallel([(lambda job=job: run_job(client, job, params["job_timeout"]))
+                  for job in run_marks.add_jobs(client, by_node, REASON)])
 
 
 def away(client, params, check_mode):
@@ -124,17 +123,26 @@ def back(client, params, check_mode):
     # only when every instance is, in the same job per node
     stuck = {away_tag(params["run_id"], m["instance"]) for m, _error in failed}
     marks = {} if failed else when_home
-    untagging = []
     for node in sorted(set(drop) | set(marks)):
-        gone = [t for t in drop.get(node, []) if t not in stuck] + marks.get(node, [])
-        drop[node] = gone
-        if gone:
-            untagging.append(lambda node=node, gone=gone: run_job(
-                client, lambda: client.delete_node_tags(node, gone, reason=REASON), params["job_timeout"]))
-    run_parallel(untagging)
+        drop[node] = [t for t in drop.get(node, []) if t not in stuck] + marks.get(node, [])
+    _forget(client, nodes, drop, params)
     if failed:
         raise _failure(failed, result)
     return result
+
+
+def _forget(client, nodes, drop, params):
+    """Remove the tags of `drop` ({node: tags}): the run's marks in one job
+    (run_marks), any other tag of the caller's in a job per node."""
+    removing, others = {}, []
+    for node, tags in sorted(drop.items()):
+        marks, plain = run_marks.split(tags)
+        removing[node] = marks
+        if plain:
+            others.append(lambda node=node, plain=plain: client.delete_node_tags(
+                node, plain, reason=REASON))
+    jobs = run_marks.remove_jobs(client, nodes, removing, REASON) + others
+    run_parallel([(lambda job=job: run_job(client, job, params["job_timeout"])) for job in jobs])
 
 
 def _present(node_tags, tags):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from ..errors import HtoolsError
+from . import run_marks
 from .parallel import run_parallel
 
 FLAGS = ("drained", "offline", "master_candidate")
@@ -143,22 +144,35 @@ def plan_node(view, wanted, add_tags=(), remove_tags=()):
             "flags": flags, "add": add, "remove": remove, "changes": bool(flags or add or remove)}
 
 
-def apply_node_plans(client, plans, run_one, reason, auto_promote):
+def apply_node_plans(client, plans, run_one, reason, auto_promote, kept=None):
     """Make the changes of `plans` (plan_node()'s), every node's at once.
 
     Per node the order stays: tags added, then the flags, then tags removed - a
     run that marks the nodes it drains (a rolling reboot) finds the mark on
-    every node it drained, even when interrupted in between.  The nodes' chains
-    run side by side (run_parallel), so a wave of nodes takes about the time of
-    one.  `run_one(submit)` runs one job to its end; `auto_promote` is
-    {node name: bool}."""
+    every node it drained, even when interrupted in between.  A run's marks
+    (run_tags) of every node go in one cluster tag job before the nodes' own
+    chains and one after; the chains run side by side (run_parallel), so a
+    wave of nodes takes about the time of one.  `run_one(submit)` runs one job
+    to its end; `auto_promote` is {node name: bool}; `kept` {node name:
+    run_marks.origins() of the node as read}."""
+    changing = [p for p in plans if p["changes"]]
+    marks_added = {p["before"]["name"]: run_marks.split(p["add"])[0] for p in changing}
+    run_parallel([(lambda job=job: run_one(job))
+                  for job in run_marks.add_jobs(client, marks_added, reason)])
+
     def chain(plan):
         name = plan["before"]["name"]
-        if plan["add"]:
-            run_one(lambda: client.add_node_tags(name, plan["add"], reason=reason))
+        add = run_marks.split(plan["add"])[1]
+        if add:
+            run_one(lambda: client.add_node_tags(name, add, reason=reason))
         if plan["flags"]:
             run_one(lambda: client.modify_node(name, reason=reason, auto_promote=auto_promote[name],
                                                **plan["flags"]))
-        if plan["remove"]:
-            run_one(lambda: client.delete_node_tags(name, plan["remove"], reason=reason))
-    run_parallel([(lambda p=p: chain(p)) for p in plans if p["changes"]])
+        remove = run_marks.split(plan["remove"])[1]
+        if remove:
+            run_one(lambda: client.delete_node_tags(name, remove, reason=reason))
+    run_parallel([(lambda p=p: chain(p)) for p in changing])
+    rows = kept or {}
+    removing = {p["before"]["name"]: run_marks.split(p["remove"])[0] for p in changing}
+    run_parallel([(lambda job=job: run_one(job))
+                  for job in run_marks.remove_jobs(client, rows, removing, reason)])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..errors import HtoolsError
 from ..model.vocabulary import NO_NODE
+from .run_marks import onto_nodes
 
 LIVE_ONLY = ("%s acts on a live cluster: data_file is a saved cluster, which it can only "
              "preview in check mode (--check or check_mode: true); without check mode give "
@@ -34,7 +35,7 @@ class SavedCluster:
         return list(self.data.cluster_tags)
 
     def nodes(self):
-        return [dict(n) for n in self._nodes.values()]
+        return onto_nodes([dict(n) for n in self._nodes.values()], self.data.cluster_tags)
 
     def instances(self):
         return [dict(i) for i in self._instances.values()]
@@ -43,7 +44,7 @@ class SavedCluster:
         found = self._nodes.get(name)
         if found is None:
             raise HtoolsError("node %s is not in the saved cluster (data_file)" % name)
-        return dict(found)
+        return onto_nodes([dict(found)], self.data.cluster_tags)[0]
 
 
 def saved_instances(data):

@@ -21,6 +21,7 @@ from .. import deps
 from ..errors import HtoolsError
 from .audit import carries_tag, reason_text
 from .parallel import run_parallel
+from .run_marks import onto_nodes
 
 FINAL_JOB_STATUSES = ("success", "error", "canceled")
 RETRY_STATUSES = (502, 503, 504)
@@ -288,13 +289,14 @@ class RapiClient:
         return self.get("/2/info")
 
     def nodes(self):
-        return self.get("/2/nodes", {"bulk": 1})
+        """Every node, a run's marks (kept as cluster tags) among its tags."""
+        return onto_nodes(self.get("/2/nodes", {"bulk": 1}), self.cluster_tags())
 
     def instances(self):
         return self.get("/2/instances", {"bulk": 1})
 
     def node(self, name):
-        return self.get("/2/nodes/%s" % name)
+        return onto_nodes([self.get("/2/nodes/%s" % name)], self.cluster_tags())[0]
 
     def groups(self):
         return self.get("/2/groups", {"bulk": 1})

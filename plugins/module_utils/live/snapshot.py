@@ -9,6 +9,7 @@ import time
 
 from ..model.node import STATIC_KVM_MEMORY
 from ..errors import HtoolsError
+from ..run_tags import is_kept_mark
 from .lock import is_lock_tag
 from .storage_query import read_storage
 from ..plan.state import LIVE_INSTANCE_FIELDS, LIVE_NODE_FIELDS
@@ -78,7 +79,9 @@ class Snapshot:
                 inst.get("pnode"), (inst.get("snodes") or [None])[0], inst.get("disk_template"),
                 inst.get("admin_state"), inst.get("serial_no")]
         groups = {g["name"]: [g.get("uuid"), g.get("serial_no")] for g in self.groups}
-        tags = sorted(t for t in self.info.get("tags", []) if not is_lock_tag(t))
+        # the lock and a run's marks come and go without changing any plan
+        tags = sorted(t for t in self.info.get("tags", [])
+                      if not (is_lock_tag(t) or is_kept_mark(t)))
         state = {"fields": {"nodes": list(LIVE_NODE_FIELDS), "instances": list(LIVE_INSTANCE_FIELDS)},
                  "nodes": nodes, "instances": instances, "groups": groups, "cluster_tags": tags}
         if self.storage is not None:

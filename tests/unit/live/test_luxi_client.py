@@ -64,11 +64,25 @@ def client(*answers, audit_=None):
 def test_a_query_becomes_rapi_shaped_dicts_with_none_for_missing_data():
     answer = ok({'fields': [], 'data': [
         [[0, 'node1'], [0, 8192], [2, None]] + [[0, None]] * (len(luxi.NODE_FIELDS) - 3)]})
-    cli, master = client(answer)
+    cli, master = client(answer, ok([]))
     nodes = cli.nodes()
     assert nodes[0]['name'] == 'node1' and nodes[0]['offline'] == 8192
     assert nodes[0]['master_candidate'] is None          # status 2: no data
-    assert master.requests == [{'method': 'Query', 'args': ['node', luxi.NODE_FIELDS, None]}]
+    assert master.requests == [{'method': 'Query', 'args': ['node', luxi.NODE_FIELDS, None]},
+                               {'method': 'QueryTags', 'args': ['cluster', '']}]
+
+
+def test_nodes_show_the_run_marks_kept_as_cluster_tags_among_their_tags():
+    tags = luxi.NODE_FIELDS.index('tags')
+    rows = [[[0, name]] + [[0, None]] * (len(luxi.NODE_FIELDS) - 1) for name in ('node1', 'node2')]
+    rows[0][tags] = [0, ['rack1']]
+    answer = ok({'fields': [], 'data': rows})
+    cli, _master = client(answer, ok(['ganeti.htools:rolling:r1:node1', 'site-a',
+                                      'ganeti.htools:away:r1:node1:web1']))
+    nodes = {n['name']: n for n in cli.nodes()}
+    assert nodes['node1']['tags'] == ['rack1', 'ganeti.htools:rolling:r1',
+                                      'ganeti.htools:away:r1:web1']
+    assert nodes['node2']['tags'] == []
 
 
 def test_instances_carry_be_memory_in_beparams_as_rapi_does():

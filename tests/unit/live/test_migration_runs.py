@@ -2,7 +2,8 @@
 # Copyright: (c) 2026, ganeti.htools contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """ganeti_instance_migrate's runs (live/migration_runs.py) on a fake cluster:
-tags first, then the migrations on the executor; failures keep what ran."""
+the run's marks first (one cluster tag job), then the migrations on the
+executor; failures keep what ran."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 
 from ansible_collections.ganeti.htools.plugins.module_utils.errors import HtoolsError
 from ansible_collections.ganeti.htools.plugins.module_utils.live import migration_runs
-from ansible_collections.ganeti.htools.plugins.module_utils.run_tags import away_tag
+from ansible_collections.ganeti.htools.plugins.module_utils.live.run_marks import onto_nodes
+from ansible_collections.ganeti.htools.plugins.module_utils.run_tags import away_tag, cluster_tag
 
 
 class FakeCluster:
@@ -25,15 +27,27 @@ class FakeCluster:
              "admin_state": "down"}]
         self.failing = set(failing)
         self.jobs, self.log = {}, []
+        self.tags = []
 
     def nodes(self):
-        return self.node_list
+        """As the real clients give them: the marks kept as cluster tags shown."""
+        return onto_nodes([dict(n) for n in self.node_list], self.tags)
 
     def instances(self):
         return self.instance_list
 
     def cluster_tags(self):
-        return []
+        return list(self.tags)
+
+    def add_cluster_tags(self, tags, reason=None):
+        del reason
+        self.tags += [t for t in tags if t not in self.tags]
+        return self._job(("ctag", tuple(tags)))
+
+    def delete_cluster_tags(self, tags, reason=None):
+        del reason
+        self.tags = [t for t in self.tags if t not in tags]
+        return self._job(("cuntag", tuple(tags)))
 
     def _job(self, what, ok=True):
         number = len(self.jobs) + 1
@@ -76,10 +90,15 @@ PARAMS = {"away_from": ["n1"], "back_to": ["n1"], "targets": {}, "keep_non_redun
 WAVE_MARK = "ganeti.htools:rolling:r1"
 
 
-def test_away_tags_the_node_before_anything_moves_then_migrates():
+def kept(node, *marks):
+    return tuple(cluster_tag(node, m) for m in marks)
+
+
+def test_away_marks_the_node_before_anything_moves_then_migrates():
     cluster = FakeCluster()
     result = migration_runs.away(cluster, dict(PARAMS), check_mode=False)
-    assert cluster.log[0] == ("tag", "n1", (away_tag("r1", "a"), away_tag("r1", "b")))
+    assert cluster.log[0] == ("ctag", kept("n1", away_tag("r1", "a"), away_tag("r1", "b")))
+    assert cluster.tags == ["ganeti.htools:away:r1:n1:a", "ganeti.htools:away:r1:n1:b"]
     assert cluster.log[1:] == [("migrate", "a"), ("failover", "b")]
     assert [m["status"] for m in result["moves"]] == ["success", "success"]
     assert result["changed"] and result["summary"].startswith("2 instance(s) migrated")
@@ -103,32 +122,33 @@ def test_a_failed_migration_fails_the_run_with_what_ran():
 def test_back_brings_home_what_the_run_took_and_forgets_only_those():
     cluster = FakeCluster()
     migration_runs.away(cluster, dict(PARAMS), check_mode=False)
-    cluster.node_list[0]["tags"] = [away_tag("r1", "a"), away_tag("r1", "b")]
     cluster.failing = {"b"}
     with pytest.raises(migration_runs.MigrationsFailed) as caught:
         migration_runs.back(cluster, dict(PARAMS), check_mode=False)
     assert caught.value.result["tags_removed"] == {"n1": [away_tag("r1", "a")]}
+    assert cluster.tags == ["ganeti.htools:away:r1:n1:b"]
 
 
 def _taken_away(cluster):
     """`cluster` after a run took n1's instances away; n1 and n3 carry WAVE_MARK."""
     migration_runs.away(cluster, dict(PARAMS), check_mode=False)
-    cluster.node_list[0]["tags"] = [away_tag("r1", "a"), away_tag("r1", "b"), WAVE_MARK]
-    cluster.node_list[2]["tags"] = [WAVE_MARK]
+    cluster.tags += [cluster_tag("n1", WAVE_MARK), cluster_tag("n3", WAVE_MARK)]
     del cluster.log[:]
     return cluster
 
 
-def test_back_removes_the_callers_marks_with_the_away_tags_once_all_are_home():
+def test_back_removes_the_callers_marks_with_the_away_marks_once_all_are_home():
     cluster = _taken_away(FakeCluster())
+    cluster.tags.append("site-a")
     params = dict(PARAMS, back_to=["n1", "n2", "n3"], remove_tags_when_home=[WAVE_MARK])
     result = migration_runs.back(cluster, params, check_mode=False)
-    untags = sorted(entry for entry in cluster.log if entry[0] == "untag")
-    # one job per node: n1 forgets its instances and loses the mark together;
+    untags = [entry for entry in cluster.log if entry[0] in ("untag", "cuntag")]
+    # one job for every node: n1 forgets its instances and loses the mark;
     # n3 only carries the mark; n2 carries neither
-    assert untags == [("untag", "n1", (away_tag("r1", "a"), away_tag("r1", "b"), WAVE_MARK)),
-                      ("untag", "n3", (WAVE_MARK,))]
+    assert untags == [("cuntag", kept("n1", away_tag("r1", "a"), away_tag("r1", "b"), WAVE_MARK)
+                       + kept("n3", WAVE_MARK))]
     assert result["tags_removed"]["n3"] == [WAVE_MARK]
+    assert cluster.tags == ["site-a"]
 
 
 def test_back_keeps_the_callers_marks_everywhere_when_a_migration_failed():
@@ -137,18 +157,33 @@ def test_back_keeps_the_callers_marks_everywhere_when_a_migration_failed():
     params = dict(PARAMS, back_to=["n1", "n3"], remove_tags_when_home=[WAVE_MARK])
     with pytest.raises(migration_runs.MigrationsFailed):
         migration_runs.back(cluster, params, check_mode=False)
-    untags = [entry for entry in cluster.log if entry[0] == "untag"]
-    assert untags == [("untag", "n1", (away_tag("r1", "a"),))]
+    untags = [entry for entry in cluster.log if entry[0] in ("untag", "cuntag")]
+    assert untags == [("cuntag", kept("n1", away_tag("r1", "a")))]
 
 
 def test_back_with_only_marks_to_remove_is_a_change_and_check_mode_keeps_them():
     cluster = FakeCluster()
-    cluster.node_list[1]["tags"] = [WAVE_MARK]
+    cluster.tags = [cluster_tag("n2", WAVE_MARK)]
     params = dict(PARAMS, back_to=["n2"], remove_tags_when_home=[WAVE_MARK])
     preview = migration_runs.back(cluster, params, check_mode=True)
     assert preview["changed"] and cluster.log == []
     migration_runs.back(cluster, params, check_mode=False)
-    assert cluster.log == [("untag", "n2", (WAVE_MARK,))]
+    assert cluster.log == [("cuntag", kept("n2", WAVE_MARK))]
+
+
+def test_marks_an_older_release_left_on_the_node_go_from_the_node():
+    cluster = FakeCluster()
+    migration_runs.away(cluster, dict(PARAMS), check_mode=False)
+    # the run's marks as node tags (an older release), a plain tag of the caller's
+    cluster.tags = []
+    cluster.node_list[0]["tags"] = [away_tag("r1", "a"), away_tag("r1", "b"), WAVE_MARK, "keep"]
+    del cluster.log[:]
+    params = dict(PARAMS, remove_tags_when_home=[WAVE_MARK, "keep"])
+    result = migration_runs.back(cluster, params, check_mode=False)
+    untags = [entry for entry in cluster.log if entry[0] in ("untag", "cuntag")]
+    assert sorted(untags) == [("untag", "n1", (away_tag("r1", "a"), away_tag("r1", "b"), WAVE_MARK)),
+                              ("untag", "n1", ("keep",))]
+    assert result["tags_removed"]["n1"][-1] == "keep"
 
 
 def test_back_needs_the_run_id():

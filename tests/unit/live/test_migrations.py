@@ -98,4 +98,4 @@ def test_run_ids_and_tag_lengths_are_checked():
     with pytest.raises(HtoolsError, match="run id"):
         run_tags.valid_run_id("a:b")
     with pytest.raises(HtoolsError, match="longer than Ganeti allows"):
-        run_tags.away_tag("r" * 40, "i" * 80)
+        run_tags.cluster_tag("n" * 6, run_tags.away_tag("r" * 40, "i" * 80))

@@ -60,10 +60,19 @@ def test_a_bad_port_in_rapi_url_is_named():
 
 def test_reads_are_retried_on_connection_errors_and_gateway_errors():
     cli, session = client([requests.exceptions.ConnectionError("refused"), Reply(502, {}),
-                           Reply(200, [{"name": "node1"}])])
-    assert cli.nodes() == [{"name": "node1"}]
-    assert len(session.calls) == 3
-    assert session.calls[-1]["params"] == {"bulk": 1}
+                           Reply(200, [{"name": "node1"}]), Reply(200, [])])
+    nodes = cli.nodes()
+    assert [n["name"] for n in nodes] == ["node1"] and nodes[0]["tags"] == []
+    assert len(session.calls) == 4
+    assert session.calls[2]["params"] == {"bulk": 1}
+    assert session.calls[3]["url"].endswith("/2/tags")
+
+
+def test_nodes_show_the_run_marks_kept_as_cluster_tags_among_their_tags():
+    cli, _session = client([Reply(200, [{"name": "node1", "tags": ["rack1"]}, {"name": "node2"}]),
+                            Reply(200, ["ganeti.htools:rebooted:r1:node2", "site-a"])])
+    nodes = {n["name"]: n["tags"] for n in cli.nodes()}
+    assert nodes == {"node1": ["rack1"], "node2": ["ganeti.htools:rebooted:r1"]}
 
 
 def test_reads_give_up_after_the_retries_with_a_typed_error():

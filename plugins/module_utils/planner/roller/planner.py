@@ -69,6 +69,7 @@ def plan_reboots(data, opts):
     master, warnings = find_master(data, flags["force"])
     mark_offline(data, get("offline_nodes", ()))
     group_idx = find_group(data, get("group"))
+    marks_onto_nodes(data)
     run = flags["run_id"] and run_progress(data, flags["run_id"])
     names, exclude = flags["nodes"], list(flags["exclude_node_tags"])
     if run:
@@ -92,7 +93,7 @@ def plan_reboots(data, opts):
         raise
 
     if run:
-        check_away_tags(data, selected, flags["run_id"])
+        check_marks(data, selected, flags["run_id"])
     graph = build_graph(data, selected, flags["offline_maintenance"])
     classes, _all = smallest_colouring(graph)
     online = [n.idx for n in data.nodes if not n.offline]
@@ -121,7 +122,7 @@ def _judged_wave(data, names, flags, master, warnings, run, group_idx):
         raise RollerError("unknown node(s) selected: %s" % ", ".join(unknown))
     members = [by_name[n] for n in names]
     if run:
-        check_away_tags(data, members, flags["run_id"])
+        check_marks(data, members, flags["run_id"])
     state = State(data.nodes, data.instances)
     instances = {i.name: i.idx for i in data.instances}
     for inst_name, target in sorted(flags["wave_targets"].items()):
@@ -138,6 +139,16 @@ def _judged_wave(data, names, flags, master, warnings, run, group_idx):
     return _report(data, ordered, master, text, warnings, flags, run, group_idx)
 
 
+def marks_onto_nodes(data):
+    """Every run mark kept among the cluster tags on its node's tags, as a
+    live read shows them (a saved cluster file keeps them as cluster tags)."""
+    marks = run_tags.project(data.cluster_tags)
+    for node in data.nodes:
+        for tag in marks.get(node.name, ()):
+            if tag not in node.tags:
+                node.tags.append(tag)
+
+
 def run_progress(data, run_id):
     """The run's marks on the nodes; the run id is checked first."""
     found = run_tags.progress(data.nodes, run_tags.valid_run_id(run_id))
@@ -145,13 +156,22 @@ def run_progress(data, run_id):
     return found
 
 
-def check_away_tags(data, node_idxs, run_id):
-    """A clear error, before any wave starts, when the tag recording that an
-    instance on these nodes moved away would be too long for Ganeti."""
+# a boot id as Linux gives it (/proc/sys/kernel/random/boot_id): the length
+# the `rebooting` mark must leave room for
+BOOT_ID_LENGTH = 36
+
+
+def check_marks(data, node_idxs, run_id):
+    """A clear error, before any wave starts, when a mark the run may put on
+    one of these nodes (the longest: its reboot with a boot id, and each
+    instance on it moved away) would not fit in a cluster tag."""
     on_nodes = set(node_idxs)
+    for idx in node_idxs:
+        run_tags.check_mark(data.nodes[idx].name, "%srebooting:%s:%s" % (
+            run_tags.PREFIX, run_id, "0" * BOOT_ID_LENGTH))
     for inst in data.instances:
         if inst.pnode in on_nodes:
-            run_tags.away_tag(run_id, inst.name)
+            run_tags.check_mark(data.nodes[inst.pnode].name, run_tags.away_tag(run_id, inst.name))
 
 
 # Waves the HTML report charts while they are down: enough to see the pattern,
