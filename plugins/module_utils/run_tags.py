@@ -95,12 +95,6 @@ def cluster_tag(node, tag):
     return kept
 
 
-def check_mark(node, tag):
-    """`tag` if node's mark fits in a cluster tag, else the error of cluster_tag."""
-    cluster_tag(node, tag)
-    return tag
-
-
 def is_kept_mark(tag):
     """Whether a cluster tag keeps a node's mark."""
     return bool(project([tag]))

@@ -133,9 +133,11 @@ class LuxiClient:
     def info(self):
         return self.call("QueryClusterInfo", [])
 
-    def nodes(self):
-        """Every node, a run's marks (kept as cluster tags) among its tags."""
-        return onto_nodes(self.query("node", NODE_FIELDS), self.cluster_tags())
+    def nodes(self, cluster_tags=None):
+        """Every node, a run's marks (kept as cluster tags) among its tags;
+        `cluster_tags` when the caller has just read them."""
+        return onto_nodes(self.query("node", NODE_FIELDS),
+                          self.cluster_tags() if cluster_tags is None else cluster_tags)
 
     def node(self, name):
         found = self.query("node", NODE_FIELDS, ["=", "name", name])

@@ -3,10 +3,11 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Take the primary instances off nodes, or bring them back (ganeti_instance_migrate).
 
-`away` marks each node with the instances it gives up (under a run id, run
-marks kept as cluster tags: run_marks) before anything moves, so that `back` finds them after any interruption; both check
-the run's lock, submit the migrations on the executor and say what moved.
-The moves themselves come from live/migrations.py.
+`away` marks each node with the instances it gives up (under a run id; run
+marks are kept as cluster tags, live/run_marks.py) before anything moves, so
+that `back` finds them after any interruption; both check the run's lock,
+submit the migrations on the executor and say what moved.  The moves
+themselves come from live/migrations.py.
 """
 
 from __future__ import annotations

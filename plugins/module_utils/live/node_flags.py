@@ -172,7 +172,6 @@ def apply_node_plans(client, plans, run_one, reason, auto_promote, kept=None):
         if remove:
             run_one(lambda: client.delete_node_tags(name, remove, reason=reason))
     run_parallel([(lambda p=p: chain(p)) for p in changing])
-    rows = kept or {}
     removing = {p["before"]["name"]: run_marks.split(p["remove"])[0] for p in changing}
     run_parallel([(lambda job=job: run_one(job))
-                  for job in run_marks.remove_jobs(client, rows, removing, reason)])
+                  for job in run_marks.remove_jobs(client, kept or {}, removing, reason)])

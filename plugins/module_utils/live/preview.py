@@ -34,7 +34,8 @@ class SavedCluster:
     def cluster_tags(self):
         return list(self.data.cluster_tags)
 
-    def nodes(self):
+    def nodes(self, cluster_tags=None):
+        del cluster_tags        # the saved cluster's own, always at hand
         return onto_nodes([dict(n) for n in self._nodes.values()], self.data.cluster_tags)
 
     def instances(self):

@@ -288,9 +288,11 @@ class RapiClient:
     def info(self):
         return self.get("/2/info")
 
-    def nodes(self):
-        """Every node, a run's marks (kept as cluster tags) among its tags."""
-        return onto_nodes(self.get("/2/nodes", {"bulk": 1}), self.cluster_tags())
+    def nodes(self, cluster_tags=None):
+        """Every node, a run's marks (kept as cluster tags) among its tags;
+        `cluster_tags` when the caller has just read them."""
+        return onto_nodes(self.get("/2/nodes", {"bulk": 1}),
+                          self.cluster_tags() if cluster_tags is None else cluster_tags)
 
     def instances(self):
         return self.get("/2/instances", {"bulk": 1})

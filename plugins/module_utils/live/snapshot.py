@@ -34,7 +34,9 @@ class Snapshot:
         (seen on the vm lab: 15 seconds were not enough for a busy master).
         `storage_units` also reads every node's storage units (write access)."""
         for attempt in range(retries + 1):
-            snapshot = cls(client.info(), client.nodes(), client.instances(), client.groups(),
+            info = client.info()
+            # the cluster's tags came with its info: the nodes' marks need no read of their own
+            snapshot = cls(info, client.nodes(info.get("tags")), client.instances(), client.groups(),
                            reader=getattr(client, "kind", "rapi"))
             if not snapshot.silent_nodes() or attempt == retries:
                 break

@@ -48,7 +48,8 @@ class Client:
     def info(self):
         return INFO
 
-    def nodes(self):
+    def nodes(self, cluster_tags=None):
+        del cluster_tags
         return NODES
 
     def instances(self):

@@ -164,14 +164,15 @@ BOOT_ID_LENGTH = 36
 def check_marks(data, node_idxs, run_id):
     """A clear error, before any wave starts, when a mark the run may put on
     one of these nodes (the longest: its reboot with a boot id, and each
-    instance on it moved away) would not fit in a cluster tag."""
+    instance on it moved away) would not fit in a cluster tag (cluster_tag
+    raises it)."""
     on_nodes = set(node_idxs)
     for idx in node_idxs:
-        run_tags.check_mark(data.nodes[idx].name, "%srebooting:%s:%s" % (
+        run_tags.cluster_tag(data.nodes[idx].name, "%srebooting:%s:%s" % (
             run_tags.PREFIX, run_id, "0" * BOOT_ID_LENGTH))
     for inst in data.instances:
         if inst.pnode in on_nodes:
-            run_tags.check_mark(data.nodes[inst.pnode].name, run_tags.away_tag(run_id, inst.name))
+            run_tags.cluster_tag(data.nodes[inst.pnode].name, run_tags.away_tag(run_id, inst.name))
 
 
 # Waves the HTML report charts while they are down: enough to see the pattern,
