@@ -241,6 +241,28 @@ def test_the_master_is_skipped_when_asked(fresh, tmp_path):
         _untag(lab)
 
 
+def test_a_skipped_master_is_marked_in_its_waves_drain_job(fresh, tmp_path):
+    """The master shares hroller's last group with node2: the wave drains node2
+    and marks the master skipped in the same tag job, not in one of its own."""
+    lab = fresh
+    try:
+        placement = _spread_and_tag(lab, tmp_path, ['node1', 'node2'])
+        first = max([job['id'] for job in lab.jobs()] or [0])
+        roll = Roll(lab, tmp_path)
+        rc, report, output = roll.run(rolling_reboot_node_tags=['reboot'], rolling_reboot_run_id='skip',
+                                      rolling_reboot_skip_master=True)
+        assert rc == 0, output
+        assert report['skipped'] == ['node1'] and [w['nodes'] for w in report['waves']] == [['node2']], report
+        tag_sets = [set(job['ops'][0]['tags']) for job in lab.jobs()
+                    if job['id'] > first and job['ops'][0].get('OP_ID') == 'OP_TAGS_SET']
+        skipped = [tags for tags in tag_sets if 'ganeti.htools:skipped:skip:node1' in tags]
+        assert len(skipped) == 1 and 'ganeti.htools:rolling:skip:node2' in skipped[0], tag_sets
+        assert roll.reboots() == [('node2', 'Y', 0)]
+        _assert_back_to_normal(lab, roll, placement)
+    finally:
+        _untag(lab)
+
+
 def _down_intervals(report):
     """{node: (down_at, up_at)} of every reboot the report records."""
     return {r['node']: (r['down_at'], r['up_at'])
