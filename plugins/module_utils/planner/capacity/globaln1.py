@@ -23,9 +23,10 @@ from .memory_fit import after_the_first, always_fit, bounds
 from .quickn1 import QuickN1
 
 
-class Verdict(namedtuple("Verdict", "redundant lasting")):
+class Verdict(namedtuple("Verdict", "redundant lasting node")):
     """A redundancy answer; `lasting` when it is "no" for a reason that more
-    instances on the same nodes cannot take away (see `_quick_verdict`)."""
+    instances on the same nodes cannot take away (see `_quick_verdict`);
+    `node`: the index of the node that cannot be emptied (None when redundant)."""
     __slots__ = ()
 
 
@@ -80,7 +81,7 @@ class Checker:
                 entry[2] = can_evacuate(state, nodes, insts, ndx, score_over, self.emptier)
             if not entry[2]:
                 return self._failed(ndx, False)
-        return Verdict(True, False)
+        return Verdict(True, False, None)
 
     def _certain(self, state, nodes, insts, ndxs):
         """_quick_verdict of each of `ndxs`, the plain nodes' all at once;
@@ -117,7 +118,7 @@ class Checker:
 
     def _failed(self, ndx, lasting):
         self.suspects = [ndx] + [k for k in self.suspects if k != ndx][:3]
-        return Verdict(False, lasting)
+        return Verdict(False, lasting, ndx)
 
     def group_redundant(self, nodes, insts, gdx):
         """redundantGrp: the group's nodes only (scores over them too)."""

@@ -55,6 +55,12 @@ def test_check_agrees_with_every_node_and_lasts(prepared_cluster, template):
             truth = _every_node_evacuable(data, nodes, insts)
             assert verdict.redundant == truth
             assert not (verdict.redundant and verdict.lasting)
+            # the node it names is one that cannot be emptied
+            if verdict.redundant:
+                assert verdict.node is None
+            else:
+                assert not can_evacuate(EvacState(data, nodes, insts), nodes, insts,
+                                        verdict.node)
             # once lasting, more instances never make the cluster redundant again
             assert not (lasting and truth)
             lasting = lasting or verdict.lasting
@@ -92,12 +98,12 @@ def _three_nodes(tmp_path, mems):
 
 
 @pytest.mark.parametrize("mems, verdict", [
-    ([700, 700, 700], (False, True)),       # two nodes hold two of them at most: certain
-    ([700, 700, 400], (False, True)),       # certain too: no node holds 700 and 400 (1000 free)
+    ([700, 700, 700], (False, True, 0)),    # two nodes hold two of them at most: certain
+    ([700, 700, 400], (False, True, 0)),    # certain too: no node holds 700 and 400 (1000 free)
     # 800 + 100 and 500 + 450 would fit; the greedy places them otherwise:
     # simulated, no lasting reason
-    ([100, 800, 500, 450], (False, False)),
-    ([400, 300, 200], (True, False)),
+    ([100, 800, 500, 450], (False, False, 0)),
+    ([400, 300, 200], (True, False, None)),
 ])
 def test_only_certain_failures_last(tmp_path, mems, verdict):
     data = _three_nodes(tmp_path, mems)
