@@ -12,7 +12,10 @@ both wall times, their ratio, the slowest reboot, the Ganeti jobs of each roll
 (by opcode, with their seconds from submission to end), how long Ganeti was
 busy with them while no node was down, and the bar:
 concurrent >= 2.5x faster, and the concurrent roll within
-waves x slowest reboot + 20 %.
+waves x slowest reboot + 20 %.  The work outside the reboots (drains,
+migrations away and back, undrains, gates) does not shrink with the reboot,
+so that bound needs reboots long against it: on the 2-core lab it holds for
+--reboot-seconds 300 (a physical server's reboot), not for 60.
 
     sudo GNTLAB_NS=h4-lab GNTLAB_BASE=/tmp/h4-lab GNTLAB_RAPI_PORT=5570 tests/lab/up.sh 8
     sudo GNTLAB_NS=h4-lab GNTLAB_BASE=/tmp/h4-lab GNTLAB_RAPI_PORT=5570 \\
