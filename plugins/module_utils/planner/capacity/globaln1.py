@@ -23,10 +23,9 @@ from .memory_fit import after_the_first, always_fit, bounds
 from .quickn1 import QuickN1
 
 
-class Verdict(namedtuple("Verdict", "redundant lasting node")):
+class Verdict(namedtuple("Verdict", "redundant lasting")):
     """A redundancy answer; `lasting` when it is "no" for a reason that more
-    instances on the same nodes cannot take away (see `_quick_verdict`);
-    `node`: the index of the node that cannot be emptied (None when redundant)."""
+    instances on the same nodes cannot take away (see `_quick_verdict`)."""
     __slots__ = ()
 
 
@@ -45,6 +44,10 @@ class Checker:
         # the nodes that failed last, tried first: the answer is an "and" over
         # all nodes, so the order they are asked in changes nothing but the time
         self.suspects = []
+        # changed node idx -> the node that failed the last time `first`
+        # began with it: hspace's tiered search tries one size after another
+        # on the same candidate node, and that node usually fails again
+        self.failed_after = {}
         self.emptier = Emptier()
         self.quick = QuickN1(data)
 
@@ -60,8 +63,10 @@ class Checker:
     def check(self, nodes, insts, scope=None, first=()):
         """redundant() as a Verdict: the certain answers of every node first,
         then the simulations of the nodes that need one.  The nodes `first`
-        (those just changed, say) and the ones that failed last are asked
+        (those just changed, say), the node that failed after a change to
+        the first of them last time, and the ones that failed last are asked
         first."""
+        first = list(first)         # node indices (a {idx: node} mapping gives its keys)
         state = EvacState(self.data, nodes, insts)
         state.frees = [n.unallocated_mem() for n in nodes]
         score_over = None if scope is None else list(scope)
@@ -71,7 +76,7 @@ class Checker:
             answers, margins = self._certain(state, nodes, insts, part)
             for ndx, quick in zip(part, answers):
                 if quick is False:
-                    return self._failed(ndx, True)
+                    return self._failed(ndx, True, first)
                 if quick is None:
                     simulate.append((ndx not in first, margins.get(ndx, 0), len(simulate), ndx))
         # the order changes the time only: `first`, then the tightest nodes
@@ -80,8 +85,8 @@ class Checker:
             if entry[2] is None:
                 entry[2] = can_evacuate(state, nodes, insts, ndx, score_over, self.emptier)
             if not entry[2]:
-                return self._failed(ndx, False)
-        return Verdict(True, False, None)
+                return self._failed(ndx, False, first)
+        return Verdict(True, False)
 
     def _certain(self, state, nodes, insts, ndxs):
         """_quick_verdict of each of `ndxs`, the plain nodes' all at once;
@@ -108,17 +113,21 @@ class Checker:
         return entry
 
     def _suspects_first(self, checked, first):
-        """(the checked nodes, `first` and the suspects ahead; how many are ahead)."""
+        """(the checked nodes, `first`, the node that failed after `first`'s
+        first node last time and the suspects ahead; how many are ahead)."""
         present = set(checked)
         ahead = []
-        for k in list(first) + self.suspects:
+        after = [self.failed_after[first[0]]] if first and first[0] in self.failed_after else []
+        for k in first + after + self.suspects:
             if k in present and k not in ahead:
                 ahead.append(k)
         return ahead + [k for k in checked if k not in set(ahead)], len(ahead)
 
-    def _failed(self, ndx, lasting):
+    def _failed(self, ndx, lasting, first):
         self.suspects = [ndx] + [k for k in self.suspects if k != ndx][:3]
-        return Verdict(False, lasting, ndx)
+        if first:
+            self.failed_after[first[0]] = ndx
+        return Verdict(False, lasting)
 
     def group_redundant(self, nodes, insts, gdx):
         """redundantGrp: the group's nodes only (scores over them too)."""

@@ -107,10 +107,6 @@ class Allocator:
         self._target_groups = None
         self.singles = SingleTries(data, targets) if required == 1 else None
         self.memos = {}         # (id(nodes), instance count) -> (nodes, {size: solution})
-        # candidate node idx -> the node that could not be emptied when the
-        # instance last went there: the tiered search tries one size after
-        # another on the same nodes, and that node usually fails again
-        self.failed_with = {}
 
     def try_alloc(self, nodes, insts, inst, capacity, as_new=False):
         """tryAlloc, remembered per cluster state and instance size: the tiered
@@ -228,20 +224,11 @@ class Allocator:
 
     def _verdict_with(self, nodes, insts, item):
         """The N+1 Verdict of the cluster with tryAlloc's element `item`
-        ((score, {idx: node}, placed)) applied; its changed nodes asked first,
-        then the node that failed the last time the instance went there (the
-        answer is an "and" over all nodes: the order changes only the time)."""
+        ((score, {idx: node}, placed)) applied; its changed nodes asked first."""
         new_nodes = list(nodes)
         for idx, node in item[1].items():
             new_nodes[idx] = node
-        first = list(item[1])
-        last = self.failed_with.get(first[0])
-        if last is not None and last not in first:
-            first.append(last)
-        verdict = self.checker.check(new_nodes, insts + [item[2]], first=first)
-        if not verdict.redundant:
-            self.failed_with[first[0]] = verdict.node
-        return verdict
+        return self.checker.check(new_nodes, insts + [item[2]], first=item[1])
 
     def tiered(self, state, limit, newinst):
         """tieredAlloc (recursive as hspace's: the depth is the shrink count)."""

@@ -55,12 +55,6 @@ def test_check_agrees_with_every_node_and_lasts(prepared_cluster, template):
             truth = _every_node_evacuable(data, nodes, insts)
             assert verdict.redundant == truth
             assert not (verdict.redundant and verdict.lasting)
-            # the node it names is one that cannot be emptied
-            if verdict.redundant:
-                assert verdict.node is None
-            else:
-                assert not can_evacuate(EvacState(data, nodes, insts), nodes, insts,
-                                        verdict.node)
             # once lasting, more instances never make the cluster redundant again
             assert not (lasting and truth)
             lasting = lasting or verdict.lasting
@@ -98,17 +92,31 @@ def _three_nodes(tmp_path, mems):
 
 
 @pytest.mark.parametrize("mems, verdict", [
-    ([700, 700, 700], (False, True, 0)),    # two nodes hold two of them at most: certain
-    ([700, 700, 400], (False, True, 0)),    # certain too: no node holds 700 and 400 (1000 free)
+    ([700, 700, 700], (False, True)),       # two nodes hold two of them at most: certain
+    ([700, 700, 400], (False, True)),       # certain too: no node holds 700 and 400 (1000 free)
     # 800 + 100 and 500 + 450 would fit; the greedy places them otherwise:
     # simulated, no lasting reason
-    ([100, 800, 500, 450], (False, False, 0)),
-    ([400, 300, 200], (True, False, None)),
+    ([100, 800, 500, 450], (False, False)),
+    ([400, 300, 200], (True, False)),
 ])
 def test_only_certain_failures_last(tmp_path, mems, verdict):
     data = _three_nodes(tmp_path, mems)
     assert tuple(Checker(data).check(data.nodes, data.instances)) == verdict
     assert _every_node_evacuable(data, data.nodes, data.instances) == verdict[0]
+
+
+@pytest.mark.parametrize("mems", [[700, 700, 700], [100, 800, 500, 450], [400, 300, 200]])
+def test_the_node_that_failed_after_a_change_is_asked_first_next_time(tmp_path, mems):
+    data = _three_nodes(tmp_path, mems)
+    checker = Checker(data)
+    verdict = checker.check(data.nodes, data.instances, first={2: data.nodes[2]})
+    # only node0 holds instances, so only node0 can fail to be emptied
+    assert checker.failed_after == ({} if verdict.redundant else {2: 0})
+    checker.suspects = []
+    order, ahead = checker._suspects_first([0, 1, 2], [2])
+    assert order[:ahead] == ([2] if verdict.redundant else [2, 0])
+    # and the answer is the same, asked in that order
+    assert checker.check(data.nodes, data.instances, first=[2]) == verdict
 
 
 @pytest.mark.parametrize("template", ["diskless", "drbd", "plain"])
