@@ -103,8 +103,8 @@ class Emptier:
             except Failed:
                 return None
             return new_nodes
-        twins = self._twins(inst)
-        offers = [(t, self._take(nodes[t], inst, twins)) for t in escape
+        twins = self.twins(inst)
+        offers = [(t, self.take(nodes[t], inst, twins)) for t in escape
                   if check_migration(source, nodes[t]) is None]
         offers = [(t, new) for t, new in offers if new[1] is not None]
         if not offers:
@@ -134,8 +134,8 @@ class Emptier:
         target over the whole cluster, unless the free-disk metrics come from
         storage units (which the board does not hold): then every target is
         scored in full."""
-        twins = self._twins(inst)
-        offers = [(t, self._take(nodes[t], inst, twins)) for t in targets]
+        twins = self.twins(inst)
+        offers = [(t, self.take(nodes[t], inst, twins)) for t in targets]
         offers = [(t, new) for t, new in offers if new[1] is not None]
         if not offers:
             return None
@@ -149,10 +149,10 @@ class Emptier:
         target, taken = offers[pick]
         return target, _with(nodes[target], inst, taken)
 
-    def _take(self, node, inst, twins):
+    def take(self, node, inst, twins):
         """(the instance it was built for, the node with it added as Scored
         or None), soft limits ignored; kept per node object and `twins`
-        (inst's `_twins` key): twins get the same answer."""
+        (inst's `twins` key): twins get the same answer."""
         key = (id(node), twins)
         hit = self.takes.get(key)
         if hit is None or hit[0] is not node:
@@ -163,7 +163,7 @@ class Emptier:
                                      if new.add_pri(inst, True) is None else None)
         return hit[1], hit[2]
 
-    def _twins(self, inst):
+    def twins(self, inst):
         """What a node taking `inst` reads of it (all but who it is and
         where): hspace's new instances of one size are copies of one, and a
         node takes each of them alike."""
@@ -172,13 +172,13 @@ class Emptier:
             if len(self.kinds) >= KEEP_TAKES:
                 self.kinds.clear()
             hit = self.kinds[id(inst)] = (inst, tuple(
-                _frozen(getattr(inst, slot)) for slot in Instance.__slots__
+                frozen(getattr(inst, slot)) for slot in Instance.__slots__
                 if slot not in WHO_AND_WHERE))
         return hit[1]
 
 
 def _with(node, inst, taken):
-    """`node` with `inst` added, from _take's answer `taken` (built for inst
+    """`node` with `inst` added, from take's answer `taken` (built for inst
     or for a twin of it: then the node must list this one)."""
     built_for, scored = taken
     if built_for is inst:
@@ -205,12 +205,12 @@ def _pick(board, where, offers):
                                             [n.vector for _t, (_i, n) in offers]))
 
 
-def _frozen(value):
+def frozen(value):
     """A slot value as a hashable one, equal where the value is."""
     if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v) for v in value)
+        return tuple(frozen(v) for v in value)
     if isinstance(value, dict):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+        return tuple(sorted((k, frozen(v)) for k, v in value.items()))
     if isinstance(value, set):
         return frozenset(value)
     return value

@@ -123,6 +123,17 @@ class Checker:
                 ahead.append(k)
         return ahead + [k for k in checked if k not in set(ahead)], len(ahead)
 
+    def certain_failure(self, nodes, insts, ndx):
+        """Whether node `ndx` cannot be emptied, for certain (its quick
+        answer: a lasting "no")."""
+        state = EvacState(self.data, nodes, insts)
+        state.frees = [n.unallocated_mem() for n in nodes]
+        return self._certain(state, nodes, insts, [ndx])[0][0] is False
+
+    def last_failed(self):
+        """The node that could not be emptied in the last failed check."""
+        return self.suspects[0] if self.suspects else None
+
     def _failed(self, ndx, lasting, first):
         self.suspects = [ndx] + [k for k in self.suspects if k != ndx][:3]
         if first:
@@ -154,7 +165,7 @@ def _depends_on(state, nodes, insts, ndx, score_over):
     return deps
 
 
-def _memory_only_verdict(nodes, insts, node, escape, pending, room=None, frees=None):
+def memory_only_verdict(nodes, insts, node, escape, pending, room=None, frees=None):
     """True or False when the greedy placement of the pending movable
     instances (SHARED templates: a node takes them on memory alone when
     soft limits are ignored, their storage is not the node's) is decided
@@ -229,7 +240,7 @@ def _quick_verdict(state, nodes, insts, ndx):
     if not other:
         return True
     escape = [k for k in state.members[node.group] if k != ndx]
-    return _memory_only_verdict(nodes, insts, node, escape, other, room, frees)
+    return memory_only_verdict(nodes, insts, node, escape, other, room, frees)
 
 
 def can_evacuate(state, nodes, insts, ndx, score_over=None, emptier=None):
@@ -261,7 +272,7 @@ def can_evacuate(state, nodes, insts, ndx, score_over=None, emptier=None):
     # is left may be decided whatever the greedy picks from here on
     for pos, idx in enumerate(movable):
         left = movable[pos:]
-        verdict = _memory_only_verdict(nodes, insts, node, escape, left)
+        verdict = memory_only_verdict(nodes, insts, node, escape, left)
         if not rest and verdict is not None:
             return verdict
         if verdict is False:

@@ -18,6 +18,8 @@ from ...model.instance import Instance
 from .alloc import NoNodes, try_alloc
 from .fill import fill_to_end
 from .singles import SingleTries
+from .greedy_range import GreedyRange
+from .walk import SizeWalk
 
 UNIT_MEM, UNIT_DSK, UNIT_CPU, UNIT_SPN = 64, 256, 1, 1
 
@@ -106,6 +108,9 @@ class Allocator:
         self.checker = checker
         self._target_groups = None
         self.singles = SingleTries(data, targets) if required == 1 else None
+        # failures proved for runs of sizes: one-node candidates only
+        self.walk = SizeWalk(checker, GreedyRange(data, checker.emptier)) \
+            if required == 1 else None
         self.memos = {}         # (id(nodes), instance count) -> (nodes, {size: solution})
 
     def try_alloc(self, nodes, insts, inst, capacity, as_new=False):
@@ -141,10 +146,22 @@ class Allocator:
             if self.singles is not None:
                 if not self.targets:
                     raise NoNodes("No online nodes")
-                return self.singles.solve(nodes, inst, good)
+                if not capacity or self.walk is None:
+                    return self.singles.solve(nodes, inst, good)
+                sol = self.singles.solve(nodes, inst, good, self._doomed(nodes, insts, inst))
+                self.walk.settle(sol.best is not None)
+                return sol
             return try_alloc(self.data, nodes, inst, self.targets, self.required, good=good)
         except NoNodes as err:
             raise HtoolsError("failure during allocation: %s" % err) from None
+
+    def _doomed(self, nodes, insts, inst):
+        """singles.solve's `doomed`: the walk proved the candidate fails."""
+        walk = self.walk
+
+        def doomed(target):
+            return walk.known(nodes, insts, (None, {target: None}, inst), attempt=False) is not None
+        return doomed
 
     def small_steps(self, state, limit, newinst, capacity):
         """iterateAllocSmallStep."""
@@ -216,19 +233,46 @@ class Allocator:
         new = newinst.copy()
         new.name = "new-%d" % len(state.ixes)
         new.idx = len(state.insts)
+        if self._all_fail_for_good(state, new):
+            return True
         sol = self.try_alloc(state.nodes, state.insts, new, False)
         if sol.best is None:
             return False
         verdict = self._verdict_with(state.nodes, state.insts, sol.best)
         return not verdict.redundant and verdict.lasting
 
+    def _all_fail_for_good(self, state, new):
+        """Whether the walk proved a lasting failure for every candidate
+        taking `new`: then so fails the first unchecked step, wherever it
+        goes (with no candidate there is no step)."""
+        if self.walk is None:
+            return False
+        candidates = self.singles.candidates(state.nodes, new)
+        if not candidates:
+            return False
+        for target in candidates:
+            known = self.walk.known(state.nodes, state.insts, (None, {target: None}, new),
+                                    attempt=False)
+            if known is None or not known.lasting:
+                return False
+        return True
+
     def _verdict_with(self, nodes, insts, item):
         """The N+1 Verdict of the cluster with tryAlloc's element `item`
-        ((score, {idx: node}, placed)) applied; its changed nodes asked first."""
+        ((score, {idx: node}, placed)) applied; its changed nodes asked first.
+        A failure the walk proved for the size needs no check."""
+        walk = self.walk if len(item[1]) == 1 else None
+        if walk is not None:
+            known = walk.known(nodes, insts, item)
+            if known is not None:
+                return known
         new_nodes = list(nodes)
         for idx, node in item[1].items():
             new_nodes[idx] = node
-        return self.checker.check(new_nodes, insts + [item[2]], first=item[1])
+        verdict = self.checker.check(new_nodes, insts + [item[2]], first=item[1])
+        if walk is not None and not verdict.redundant:
+            walk.learn(nodes, insts, item, verdict, self.checker.last_failed())
+        return verdict
 
     def tiered(self, state, limit, newinst):
         """tieredAlloc (recursive as hspace's: the depth is the shrink count)."""

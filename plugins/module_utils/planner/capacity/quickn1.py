@@ -14,7 +14,7 @@ unallocated memory:
   the node's instances on it need is not above 0 (what is left of a
   secondary only shrinks along the chain, so the end decides);
 * otherwise its movable instances fit for certain, cannot fit for certain,
-  or may either way, by the bounds of globaln1._memory_only_verdict, over the
+  or may either way, by the bounds of globaln1.memory_only_verdict, over the
   other nodes of its group that its migration tags fit.
 
 What a plain node needs of itself (its secondaries and how much memory its
@@ -131,7 +131,7 @@ class QuickN1:
 
 
 def _fits(spare, escape, profiles):
-    """globaln1._memory_only_verdict's answer per node, on the memory `spare`
+    """globaln1.memory_only_verdict's answer per node, on the memory `spare`
     of its escape nodes: True, False or None; and the margins (verdicts)."""
     total = np.array([p.total for p in profiles], dtype=np.int64)
     count = np.array([p.count for p in profiles], dtype=np.int64)

@@ -30,17 +30,41 @@ def size_key(inst):
     return (inst.template, inst.mem, inst.dsk, inst.vcpus, tuple(inst.disks), inst.spindle_use)
 
 
-class Offer:
-    """One target's answer to an instance: the failure, or the node with it."""
-    __slots__ = ("target", "fail", "node", "row", "vector", "inst_idx", "node_was")
+def shape_key(inst):
+    """size_key but the memory: a node that takes an instance takes one of
+    the same shape and less memory too (addPri's memory tests only get
+    easier, the others do not read it)."""
+    return (inst.template, inst.dsk, inst.vcpus, tuple(inst.disks), inst.spindle_use)
 
-    def __init__(self, target, fail, node, inst_idx, node_was):
-        self.target, self.fail, self.node, self.inst_idx = target, fail, node, inst_idx
-        self.row = self.vector = None
-        if node is not None:
-            self.row = node_values(node)
-            self.vector = numeric_row(self.row)
+
+class Offer:
+    """One target's answer to an instance: the failure, or the node with it
+    (built when first read, for a target known to take the instance)."""
+    __slots__ = ("target", "fail", "_node", "_row", "_vector", "inst_idx", "node_was", "_make")
+
+    def __init__(self, target, fail, node, inst_idx, node_was, make=None):
+        self.target, self.fail, self._node, self.inst_idx = target, fail, node, inst_idx
+        self._row = self._vector = None
         self.node_was = node_was        # the target as it was (kept: ids stay unique)
+        self._make = make               # () -> the node with the instance, when not built
+
+    @property
+    def node(self):
+        if self._node is None and self._make is not None:
+            self._node, self._make = self._make(), None
+        return self._node
+
+    @property
+    def row(self):
+        if self._row is None and self.node is not None:
+            self._row = node_values(self._node)
+        return self._row
+
+    @property
+    def vector(self):
+        if self._vector is None and self.row is not None:
+            self._vector = numeric_row(self._row)
+        return self._vector
 
 
 class SingleTries:
@@ -53,22 +77,25 @@ class SingleTries:
         self.force = force
         self.policy_fail = {}
         self.offers = {}        # size key -> {id(node): Offer}
+        self.takes = {}         # (shape key, id(node)) -> (node, largest memory it took)
         self.boards = BoardKeeper()
         self.by_units = None
 
-    def solve(self, nodes, inst, good=None):
-        """alloc.try_alloc(data, nodes, inst, targets, 1, force, good)."""
+    def solve(self, nodes, inst, good=None, doomed=None):
+        """alloc.try_alloc(data, nodes, inst, targets, 1, force, good).
+        `doomed(target, node)`: whether a candidate is known to fail `good`
+        (optional): when all are, no candidate needs ranking."""
         if self.by_units is None:       # storage units are the loaded ones throughout
             self.by_units = needs_unit_metric(nodes)
         if self.by_units:
             return try_alloc(self.data, nodes, inst, self.targets, 1, self.force, good)
-        key = size_key(inst)
-        if key not in self.offers and len(self.offers) >= 2:      # the sizes of the last tries
-            self.offers.pop(next(iter(self.offers)))
-        known = self.offers.setdefault(key, {})
-        offers = [self._offer(known, nodes, t, inst) for t in self.targets]
+        offers = self._offers(nodes, inst)
         fails = [o.fail for o in offers if o.fail is not None]
         collected = [o for o in reversed(offers) if o.fail is None]
+        if doomed is not None and collected and all(doomed(o.target) for o in collected):
+            sol = Solution()
+            sol.failures = ["FailN1"] * len(collected) + fails[::-1]
+            return sol
         board = self.boards.board(nodes)
         order = ranked(board, [o.target for o in collected], [o.row for o in collected],
                        [o.vector for o in collected])
@@ -86,6 +113,22 @@ class SingleTries:
         sol.allocs = len(collected) - dropped
         return sol
 
+    def candidates(self, nodes, inst):
+        """The targets that take `inst`, or None where the storage units
+        decide (then solve() is plain tryAlloc)."""
+        if self.by_units is None:
+            self.by_units = needs_unit_metric(nodes)
+        if self.by_units:
+            return None
+        return [o.target for o in self._offers(nodes, inst) if o.fail is None]
+
+    def _offers(self, nodes, inst):
+        key = size_key(inst)
+        if key not in self.offers and len(self.offers) >= 2:      # the sizes of the last tries
+            self.offers.pop(next(iter(self.offers)))
+        known = self.offers.setdefault(key, {})
+        return [self._offer(known, nodes, t, inst) for t in self.targets]
+
     def _offer(self, known, nodes, t_idx, inst):
         """The Offer of node `t_idx` for `inst`; `known` holds the offers for its size."""
         node = nodes[t_idx]
@@ -95,12 +138,29 @@ class SingleTries:
         if len(known) >= KEEP_TRIALS:
             known.clear()
         fail = self.policy(inst, node)
-        new = None
+        if fail is not None:
+            offer = known[id(node)] = Offer(t_idx, fail, None, inst.idx, node)
+            return offer
+        shape = (shape_key(inst), id(node))
+        took = self.takes.get(shape)
+        if took is not None and took[0] is node and inst.mem <= took[1]:
+            offer = known[id(node)] = Offer(t_idx, None, None, inst.idx, node,
+                                            lambda: self._taken(node, inst))
+            return offer
+        new = copy_node(node)
+        fail = new.add_pri(inst, self.force)
         if fail is None:
-            new = copy_node(node)
-            fail = new.add_pri(inst, self.force)
+            if len(self.takes) >= KEEP_TRIALS:
+                self.takes.clear()
+            self.takes[shape] = (node, inst.mem)
         offer = known[id(node)] = Offer(t_idx, fail, new if fail is None else None, inst.idx, node)
         return offer
+
+    def _taken(self, node, inst):
+        new = copy_node(node)
+        if new.add_pri(inst, self.force) is not None:
+            raise AssertionError("a node refused a smaller instance than one it took")
+        return new
 
     def policy(self, inst, node):
         """Why the instance policy of the node's group refuses `inst`, or None

@@ -64,7 +64,7 @@ class _Counted:
 def test_answers_without_the_greedy_are_the_greedy_answers(prepared_cluster, monkeypatch):
     room = _Counted(globaln1._room_for_all, bool)
     no_room = _Counted(globaln1._no_room_for, bool)
-    memory = _Counted(globaln1._memory_only_verdict, lambda a: a is not None)
+    memory = _Counted(globaln1.memory_only_verdict, lambda a: a is not None)
     compared = 0
     for seed in range(80):
         data = prepared_cluster(seed)
@@ -73,11 +73,11 @@ def test_answers_without_the_greedy_are_the_greedy_answers(prepared_cluster, mon
             for node in nodes:
                 monkeypatch.setattr(globaln1, "_room_for_all", room)
                 monkeypatch.setattr(globaln1, "_no_room_for", no_room)
-                monkeypatch.setattr(globaln1, "_memory_only_verdict", memory)
+                monkeypatch.setattr(globaln1, "memory_only_verdict", memory)
                 fast = can_evacuate(state, nodes, insts, node.idx)
                 monkeypatch.setattr(globaln1, "_room_for_all", lambda *_a: False)
                 monkeypatch.setattr(globaln1, "_no_room_for", lambda *_a: False)
-                monkeypatch.setattr(globaln1, "_memory_only_verdict", lambda *_a, **_k: None)
+                monkeypatch.setattr(globaln1, "memory_only_verdict", lambda *_a, **_k: None)
                 slow = can_evacuate(state, nodes, insts, node.idx)
                 assert fast == slow, (seed, node.name)
                 compared += 1
