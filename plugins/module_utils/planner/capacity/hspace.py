@@ -156,11 +156,9 @@ class Allocator:
             raise HtoolsError("failure during allocation: %s" % err) from None
 
     def _doomed(self, nodes, insts, inst):
-        """singles.solve's `doomed`: the walk proved the candidate fails."""
-        walk = self.walk
-
-        def doomed(target):
-            return walk.known(nodes, insts, (None, {target: None}, inst), attempt=False) is not None
+        """singles.solve's `doomed`: the walk proved every candidate fails."""
+        def doomed(targets):
+            return self.walk.all_fail(nodes, insts, inst, targets)[0]
         return doomed
 
     def small_steps(self, state, limit, newinst, capacity):
@@ -248,14 +246,8 @@ class Allocator:
         if self.walk is None:
             return False
         candidates = self.singles.candidates(state.nodes, new)
-        if not candidates:
-            return False
-        for target in candidates:
-            known = self.walk.known(state.nodes, state.insts, (None, {target: None}, new),
-                                    attempt=False)
-            if known is None or not known.lasting:
-                return False
-        return True
+        return bool(candidates) and \
+            self.walk.all_fail(state.nodes, state.insts, new, candidates)[1]
 
     def _verdict_with(self, nodes, insts, item):
         """The N+1 Verdict of the cluster with tryAlloc's element `item`

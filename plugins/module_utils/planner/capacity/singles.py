@@ -78,13 +78,14 @@ class SingleTries:
         self.policy_fail = {}
         self.offers = {}        # size key -> {id(node): Offer}
         self.takes = {}         # (shape key, id(node)) -> (node, largest memory it took)
+        self._last = None       # (node list, size key, instance index, its offers)
         self.boards = BoardKeeper()
         self.by_units = None
 
     def solve(self, nodes, inst, good=None, doomed=None):
         """alloc.try_alloc(data, nodes, inst, targets, 1, force, good).
-        `doomed(target, node)`: whether a candidate is known to fail `good`
-        (optional): when all are, no candidate needs ranking."""
+        `doomed(targets)`: whether every candidate (target indices) is known
+        to fail `good` (optional): then none needs ranking."""
         if self.by_units is None:       # storage units are the loaded ones throughout
             self.by_units = needs_unit_metric(nodes)
         if self.by_units:
@@ -92,7 +93,7 @@ class SingleTries:
         offers = self._offers(nodes, inst)
         fails = [o.fail for o in offers if o.fail is not None]
         collected = [o for o in reversed(offers) if o.fail is None]
-        if doomed is not None and collected and all(doomed(o.target) for o in collected):
+        if doomed is not None and collected and doomed([o.target for o in collected]):
             sol = Solution()
             sol.failures = ["FailN1"] * len(collected) + fails[::-1]
             return sol
@@ -123,11 +124,17 @@ class SingleTries:
         return [o.target for o in self._offers(nodes, inst) if o.fail is None]
 
     def _offers(self, nodes, inst):
+        """Every target's Offer, the last list kept per node list and size."""
         key = size_key(inst)
+        last = self._last
+        if last is not None and last[0] is nodes and last[1] == key and last[2] == inst.idx:
+            return last[3]
         if key not in self.offers and len(self.offers) >= 2:      # the sizes of the last tries
             self.offers.pop(next(iter(self.offers)))
         known = self.offers.setdefault(key, {})
-        return [self._offer(known, nodes, t, inst) for t in self.targets]
+        offers = [self._offer(known, nodes, t, inst) for t in self.targets]
+        self._last = (nodes, key, inst.idx, offers)
+        return offers
 
     def _offer(self, known, nodes, t_idx, inst):
         """The Offer of node `t_idx` for `inst`; `known` holds the offers for its size."""

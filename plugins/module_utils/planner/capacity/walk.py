@@ -30,9 +30,8 @@ instance objects first.
 
 from __future__ import annotations
 
-from ...model.instance import Instance
 from ..evacuate.state import copy_node
-from .emptying import WHO_AND_WHERE, frozen
+from .singles import shape_key
 from .globaln1 import Verdict
 from .greedy_range import Narrower
 
@@ -42,16 +41,15 @@ FIRST_SPAN = 32         # sizes a greedy proof first tries to cover
 TRIES = 4               # greedy proofs tried before checking the size itself
 
 
-# all of an instance but its memory, name and place (its index is the
-# cluster's instance count)
-SHAPE = tuple(slot for slot in Instance.__slots__ if slot not in WHO_AND_WHERE | {"mem"})
 LASTING = Verdict(False, True)
 KEEP_LASTING = 8        # lasting proofs kept per candidate and shape
 
 
 def shape_of(inst):
-    """What of an instance, memory aside, the proofs assume unchanged."""
-    return tuple(frozen(getattr(inst, slot)) for slot in SHAPE)
+    """What of an instance, memory aside, the proofs assume unchanged: the
+    sizes hspace's search varies (the rest of its instances is the spec's,
+    the same throughout, as SingleTries assumes too)."""
+    return shape_key(inst)
 
 
 class SizeWalk:
@@ -70,6 +68,7 @@ class SizeWalk:
         self.lasting = {}
         self.pending = []       # failures to prove for other sizes (learn())
         self._shape = (None, None)      # (instance, its shape_of), the last one asked
+        self._all = None        # (node list, key, answer) of the last all_fail()
 
     def _same(self, nodes, insts, inst):
         if self._shape[0] is not inst:
@@ -89,20 +88,40 @@ class SizeWalk:
         proved (it usually fails the same way; with `attempt`): no check is
         needed then."""
         (target, _node), = item[1].items()
-        inst = item[2]
-        same = self._same(nodes, insts, inst)
-        for anchor, count, low in self.lasting.get((self._shape[1], target), ()):
-            if inst.mem >= low and len(insts) >= count and \
-                    (count == 0 or insts[count - 1] is anchor):
-                return LASTING
-        if not same:
-            return None
-        for low, high, verdict in self.proofs.get(target, ()):
-            if low <= inst.mem <= high:
-                return verdict
-        if attempt and target in self.spans:
+        verdict = self._proved(nodes, insts, target, item[2])
+        if verdict is None and attempt and target in self.spans:
             return self._greedy_run(nodes, insts, item, NOT_LASTING, self.spans[target][1])
+        return verdict
+
+    def _proved(self, nodes, insts, target, inst):
+        """known() without new proofs."""
+        same = self._same(nodes, insts, inst)
+        mem = inst.mem
+        for anchor, count, low in self.lasting.get((self._shape[1], target), ()):
+            if mem >= low and len(insts) >= count and (count == 0 or insts[count - 1] is anchor):
+                return LASTING
+        if same:
+            for low, high, verdict in self.proofs.get(target, ()):
+                if low <= mem <= high:
+                    return verdict
         return None
+
+    def all_fail(self, nodes, insts, inst, targets):
+        """(whether every candidate of `targets` has a proved failure for
+        `inst`, whether all of those are lasting); the last answer kept."""
+        key = (len(insts), inst.mem, shape_of(inst), len(targets))
+        if self._all is not None and self._all[0] is nodes and self._all[1] == key:
+            return self._all[2]
+        answer = (True, True)
+        for target in targets:
+            verdict = self._proved(nodes, insts, target, inst)
+            if verdict is None:
+                answer = (False, False)
+                break
+            if not verdict.lasting:
+                answer = (True, False)
+        self._all = (nodes, key, answer)
+        return answer
 
     def learn(self, nodes, insts, item, verdict, failed):
         """After `verdict` (a failure) of `item` (as known()), where node
@@ -120,7 +139,7 @@ class SizeWalk:
         for nodes, insts, item, verdict, failed in pending:
             (target, _node), = item[1].items()
             inst = item[2]
-            if self.known(nodes, insts, item, attempt=False) is not None:
+            if self._proved(nodes, insts, target, inst) is not None:
                 continue
             if verdict.lasting:
                 low = self._lasting_down_to(nodes, insts, target, inst, failed)
