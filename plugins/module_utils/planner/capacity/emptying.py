@@ -112,7 +112,7 @@ class Emptier:
         emptied = copy_node(source)
         emptied.remove_pri(inst)
         target, taken = offers[self._best(nodes, group, inst.pnode, emptied, offers)]
-        new_t = _with(nodes[target], inst, taken)
+        new_t = with_taken(nodes[target], inst, taken)
         moved = inst.copy()
         moved.pnode = target
         insts[idx] = moved
@@ -147,7 +147,7 @@ class Emptier:
         else:
             pick = _pick(self.boards.board(scoped), where, offers)
         target, taken = offers[pick]
-        return target, _with(nodes[target], inst, taken)
+        return target, with_taken(nodes[target], inst, taken)
 
     def take(self, node, inst, twins):
         """(the instance it was built for, the node with it added as Scored
@@ -177,7 +177,7 @@ class Emptier:
         return hit[1]
 
 
-def _with(node, inst, taken):
+def with_taken(node, inst, taken):
     """`node` with `inst` added, from take's answer `taken` (built for inst
     or for a twin of it: then the node must list this one)."""
     built_for, scored = taken

@@ -67,8 +67,7 @@ class Checker:
         the first of them last time, and the ones that failed last are asked
         first."""
         first = list(first)         # node indices (a {idx: node} mapping gives its keys)
-        state = EvacState(self.data, nodes, insts)
-        state.frees = [n.unallocated_mem() for n in nodes]
+        state = self._state(nodes, insts)
         score_over = None if scope is None else list(scope)
         order, ahead = self._suspects_first(self.checked(nodes, scope), first)
         simulate = []
@@ -126,9 +125,13 @@ class Checker:
     def certain_failure(self, nodes, insts, ndx):
         """Whether node `ndx` cannot be emptied, for certain (its quick
         answer: a lasting "no")."""
+        return self._certain(self._state(nodes, insts), nodes, insts, [ndx])[0][0] is False
+
+    def _state(self, nodes, insts):
+        """The EvacState of a check, with every node's unallocated memory."""
         state = EvacState(self.data, nodes, insts)
         state.frees = [n.unallocated_mem() for n in nodes]
-        return self._certain(state, nodes, insts, [ndx])[0][0] is False
+        return state
 
     def last_failed(self):
         """The node that could not be emptied in the last failed check."""

@@ -38,7 +38,9 @@ from ...model.node import check_migration
 from ..evacuate.capacity import SHARED
 from ..evacuate.state import EvacState, copy_node
 from ..metrics import METRICS, METRIC_WEIGHTS, STDDEV, needs_unit_metric
+from .emptying import with_taken
 from .globaln1 import memory_only_verdict
+from .quickn1 import plain
 
 # the values of a node holding a memory-only instance that move with its size
 MOVING = [k for k, m in enumerate(METRICS)
@@ -68,17 +70,21 @@ class GreedyRange:
             return False
         small = inst.copy()
         small.mem = low
-        held = copy_node(nodes[target])
-        if held.add_pri(small, self.force) is not None:
-            return False
-        ends = [(node, inst)] if failed == target else [(node, inst), (held, small)]
+        ends = [(node, inst)]
+        if failed != target:
+            # another node fails: the candidate holding the instance at
+            # `low` is the other end of the range
+            held = copy_node(nodes[target])
+            if held.add_pri(small, self.force) is not None:
+                return False
+            ends.append((held, small))
         afters = []
         for taker, placed in ends:
             at = list(nodes)
             at[target] = taker
             every = insts + [placed]
             source = at[failed]
-            if failed != target and not _plain(source, at, every, None):
+            if failed != target and not _plain(source, at, every):
                 return False
             drbd = [i for i in source.p_list if every[i].template == "drbd"]
             done = self.emptier.fail_over(at, every, source, drbd)
@@ -161,7 +167,7 @@ class _Trail:
                 # cannot fit after it did, at lo (and so at any size)
                 moved = list(lo)
                 moved[source] = emptied
-                moved[k] = _owned(lo[k], moving[0], *taken[0])
+                moved[k] = with_taken(lo[k], moving[0], taken[0])
                 if not left[1:] or memory_only_verdict(moved, self.insts[0], node, self.escape,
                                                        left[1:]) is not False:
                     raise Narrower(self._refuses_from(lo[k], hi[k], moving))
@@ -185,7 +191,7 @@ class _Trail:
             for end, nodes in enumerate((lo, hi)):
                 moved = list(nodes)
                 moved[source] = emptied
-                moved[k] = _owned(nodes[k], moving[end], *rows[end][pos])
+                moved[k] = with_taken(nodes[k], moving[end], rows[end][pos])
                 ends.append(moved)
             if not self.fails(ends[0], ends[1], left[1:], k if varying is None else varying,
                               depth + 1):
@@ -265,33 +271,17 @@ class _Trail:
         return fall
 
 
-def _plain(node, nodes, insts, inst):
-    """The node holds DRBD instances and memory-only movable ones only (the
-    new instance `inst` among them, unless None), on nodes without storage
-    units or exclusive storage; no instance is re-created."""
-    if node.storage_units or node.excl_storage:
-        return False
-    if inst is not None and (inst.template not in SHARED or not inst.uses_memory or
-                             inst.forthcoming):
-        return False
-    for idx in node.p_list:
-        other = inst if inst is not None and idx == inst.idx else insts[idx]
-        if other.template == "drbd":
-            sec = nodes[other.snode]
-            if sec.storage_units or sec.excl_storage or other.forthcoming:
-                return False
-        elif other.template not in SHARED or other.forthcoming:
+def _plain(node, nodes, insts, inst=None):
+    """quickn1.plain, none of the movable instances forthcoming, and the new
+    instance `inst` (unless None; its index follows `insts`) a memory-only
+    movable one: DRBD and memory-only movable instances only, on nodes
+    without storage units or exclusive storage; no instance is re-created."""
+    if inst is not None:
+        if inst.template not in SHARED or not inst.uses_memory or inst.forthcoming:
             return False
-    return True
-
-
-def _owned(node, inst, built_for, scored):
-    """The taker's node with `inst` itself listed (the Scored may be a twin's)."""
-    if built_for is inst:
-        return scored.node
-    new = copy_node(node)
-    new.add_pri(inst, True)
-    return new
+        insts = insts + [inst]
+    return plain(node, nodes, insts) and \
+        not any(insts[i].forthcoming for i in node.p_list if insts[i].template != "drbd")
 
 
 def _deviation(value, others):

@@ -39,17 +39,8 @@ UNIT_MEM = 64
 NOT_LASTING = Verdict(False, False)
 FIRST_SPAN = 32         # sizes a greedy proof first tries to cover
 TRIES = 4               # greedy proofs tried before checking the size itself
-
-
 LASTING = Verdict(False, True)
 KEEP_LASTING = 8        # lasting proofs kept per candidate and shape
-
-
-def shape_of(inst):
-    """What of an instance, memory aside, the proofs assume unchanged: the
-    sizes hspace's search varies (the rest of its instances is the spec's,
-    the same throughout, as SingleTries assumes too)."""
-    return shape_key(inst)
 
 
 class SizeWalk:
@@ -60,24 +51,25 @@ class SizeWalk:
         self.checker = checker
         self.greedy = greedy    # a greedy_range.GreedyRange, or None
         self.force = force
-        self.about = None       # (node list, instance count, shape) of the proofs
+        # (node list, instance count, shape) of the proofs; the shape is what
+        # of an instance but its memory they assume unchanged: the sizes
+        # hspace's search varies (the rest is the spec's, as SingleTries assumes)
+        self.about = None
         self.proofs = {}        # candidate idx -> [(lowest mem, highest mem, Verdict)]
         self.spans = {}         # candidate idx -> (sizes its last greedy proof spanned, failed node)
         # (shape, candidate idx) -> [(the cluster's last instance or None, its
         # instance count, lowest mem)]: lasting proofs, for the clusters after
         self.lasting = {}
         self.pending = []       # failures to prove for other sizes (learn())
-        self._shape = (None, None)      # (instance, its shape_of), the last one asked
         self._all = None        # (node list, key, answer) of the last all_fail()
 
     def _same(self, nodes, insts, inst):
-        if self._shape[0] is not inst:
-            self._shape = (inst, shape_of(inst))
-        about = self.about
-        if about is not None and about[0] is nodes and about[1] == len(insts) and \
-                about[2] == self._shape[1]:
+        """Whether the proofs are about this cluster and shape (else they
+        are set aside and `about` is this one)."""
+        about = (nodes, len(insts), shape_key(inst))
+        if self.about is not None and self.about[0] is nodes and self.about[1:] == about[1:]:
             return True
-        self.about = (nodes, len(insts), self._shape[1])
+        self.about = about
         self.proofs, self.spans = {}, {}
         return False
 
@@ -97,7 +89,7 @@ class SizeWalk:
         """known() without new proofs."""
         same = self._same(nodes, insts, inst)
         mem = inst.mem
-        for anchor, count, low in self.lasting.get((self._shape[1], target), ()):
+        for anchor, count, low in self.lasting.get((self.about[2], target), ()):
             if mem >= low and len(insts) >= count and (count == 0 or insts[count - 1] is anchor):
                 return LASTING
         if same:
@@ -109,7 +101,7 @@ class SizeWalk:
     def all_fail(self, nodes, insts, inst, targets):
         """(whether every candidate of `targets` has a proved failure for
         `inst`, whether all of those are lasting); the last answer kept."""
-        key = (len(insts), inst.mem, shape_of(inst), len(targets))
+        key = (len(insts), inst.mem, shape_key(inst), len(targets))
         if self._all is not None and self._all[0] is nodes and self._all[1] == key:
             return self._all[2]
         answer = (True, True)
@@ -143,7 +135,7 @@ class SizeWalk:
                 continue
             if verdict.lasting:
                 low = self._lasting_down_to(nodes, insts, target, inst, failed)
-                kept = self.lasting.setdefault((self._shape[1], target), [])
+                kept = self.lasting.setdefault((self.about[2], target), [])
                 kept[:] = kept[-(KEEP_LASTING - 1):] + [(insts[-1] if insts else None,
                                                          len(insts), low)]
             elif self.greedy is not None and failed is not None:
