@@ -293,7 +293,7 @@ data_warnings:
 '''
 
 from ..module_utils.module import argspecs
-from ..module_utils.module.runner import HtoolsModule
+from ..module_utils.module.reading import ReadingModule
 from ..module_utils.planner.balance.options import MODEL_OPTIONS, SEARCH_OPTIONS
 from ..module_utils.planner.capacity.report import capacity_report
 
@@ -327,7 +327,7 @@ def main():
         min_disk=dict(type="float", default=0.0),
         static_kvm_node_memory=dict(type="int", default=4096),
     )
-    HtoolsModule(argument_spec, checked=HBAL_CHECKED).run_report(capacity_report, details=DETAILS)
+    ReadingModule(argument_spec, checked=HBAL_CHECKED).run_report(capacity_report, details=DETAILS)
 
 
 if __name__ == '__main__':

@@ -537,7 +537,7 @@ data_warnings:
 '''
 
 from ansible_collections.ganeti.htools.plugins.module_utils.module import argspecs
-from ansible_collections.ganeti.htools.plugins.module_utils.module.runner import HtoolsModule
+from ansible_collections.ganeti.htools.plugins.module_utils.module.reading import ReadingModule
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.cluster_info import (
     DETAILS, info_from_data)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.hcheck_info import hcheck_info
@@ -557,7 +557,7 @@ def main():
                                      hcheck=dict(type="bool", default=False),
                                      no_simulation=dict(type="bool", default=False),
                                      no_capacity_checks=dict(type="bool", default=False))
-    HtoolsModule(argument_spec, checked=BALANCE.table).run_report(_report, details=DETAILS)
+    ReadingModule(argument_spec, checked=BALANCE.table).run_report(_report, details=DETAILS)
 
 
 if __name__ == '__main__':

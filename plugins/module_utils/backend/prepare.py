@@ -15,7 +15,6 @@ import math
 
 from ..errors import DataError, HtoolsError, LookupFailure
 from .dynutil import load_util_file
-from .mond import apply_mond, load_mond_file
 from ..model.vocabulary import NO_NODE
 
 # The data-source options every module takes (hbal's -U, --ignore-dynu, -G,
@@ -166,6 +165,8 @@ def _resolve_instances(names, candidates):
 def use_mond(data, mond_data=None, xen=False, exit_on_missing=False):
     """CPU loads from MonD reports: the `mond_data` file's, else those read
     from the nodes with the data.  Returns the warnings."""
+    # only here: the runs without MonD never load its reader
+    from .mond import apply_mond, load_mond_file  # pylint: disable=import-outside-toplevel
     if mond_data:
         reports, failures, source = load_mond_file(mond_data), {}, mond_data
     elif data.mond_reports is not None:

@@ -15,7 +15,6 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ..backend.detect import load_data_file
 from ..backend.parsing import input_file_problem
-from ..backend.simulated import load_simulated
 from ..errors import HtoolsError
 from .endpoints import DEFAULT_SOCKET, MOND_PORT
 from ..model.node import STATIC_KVM_MEMORY
@@ -139,6 +138,7 @@ def read_cluster(params, audit=None, node_order="name"):
                                     node_order=node_order)
         snapshot, client = None, None
     elif params.get("simulate"):
+        from ..backend.simulated import load_simulated  # pylint: disable=import-outside-toplevel
         data, snapshot, client = load_simulated(params["simulate"]), None, None
     else:
         # a run on a data file never loads the live read (lock, jobs, RAPI, TLS)

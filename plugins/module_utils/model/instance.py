@@ -9,6 +9,7 @@ storage.py for how it is known)."""
 
 from __future__ import annotations
 
+from .slots import slot_copier
 from .vocabulary import (LOCAL_STORAGE_TEMPLATES, MEMORY_USING_STATUSES, MIRROR_TYPE, MOVABLE_TEMPLATES,
                          RUNNING_STATUSES)
 
@@ -51,12 +52,6 @@ class Instance:
         # own IAllocator requests, list instances in this order
         self.uuid = uuid
 
-    def copy(self):
-        new = Instance.__new__(Instance)
-        for slot in Instance.__slots__:
-            setattr(new, slot, getattr(self, slot))
-        return new
-
     # Predicates derived from status, template and flags; the status and template
     # sets are in vocabulary.py.
     @property
@@ -98,3 +93,8 @@ class Instance:
                 return None
             total += spindles
         return total
+
+
+# a shallow copy (lists and sets shared, as they are never changed in place),
+# written out: hspace copies an instance for every new one it places
+Instance.copy = slot_copier(Instance)

@@ -165,7 +165,11 @@ class Node:
         return int(self.t_mem) - self.n_mem - (self.i_mem if i_mem is None else i_mem)
 
     def unallocated_mem(self, i_mem=None):
-        return self.recorded_free_mem(i_mem) - max(0, self.x_mem)
+        # recorded_free_mem less the unaccounted memory, written out: the N+1
+        # checks ask it of every node, many times a check
+        x_mem = self.x_mem
+        return int(self.t_mem) - self.n_mem - (self.i_mem if i_mem is None else i_mem) - \
+            (x_mem if x_mem > 0 else 0)
 
     def avail_mem(self):
         return max(0, self.unallocated_mem() - self.r_mem)
@@ -250,6 +254,8 @@ class Node:
         return len(inst.dsrd_loc_tags) - len(inst.dsrd_loc_tags & self.location_tags)
 
     def loc_excl_pairs(self, inst):
+        if not (inst.excl_tags and self.location_tags):     # the usual case, asked per add
+            return []
         return [(loc, excl) for loc in sorted(self.location_tags) for excl in inst.excl_tags]
 
     # -- load-time placement: no checks, every instance is accepted -------

@@ -11,112 +11,27 @@ mode stop there → lock the cluster → re-read and re-check → execute → re
 
 from __future__ import annotations
 
-from ansible.module_utils.basic import AnsibleModule, missing_required_lib
-# the arguments as passed, to tell an explicit `plan: null` from no plan
-from ansible.module_utils.basic import _load_params
 from ansible.module_utils.common.text.converters import to_native
 
-from .. import deps
-from ..errors import HtoolsError, explained
-from ..options import validate
-from ..live.audit import JobAudit
+from ..errors import HtoolsError
 from ..live.preview import LIVE_ONLY, SavedCluster
 from ..plan.envelope import check_plan, make_plan, plan_report, plan_result, plan_state
 from ..plan.resume import progress
 from ..plan.state import drift, fingerprint, model_state
-from ..live.source import (client_from_params, live_kind, plain_http_problem, read_cluster,
-                           unreadable, url_credentials)
 from ..plan.record import MOVE_DETAILS, brief
 from ..report.diff import placement_diff
 from ..plan.move_words import describe_moves
-from .argspecs import CHECKED_OPTIONS
 from .outputs import SAVE_STATE_SUFFIXES, output_problem, resolve, write_atomically
 from .plan_rules import check_plan_cluster, plan_request_problem
+from .reading import ReadingModule, module_name
 
-_PATH_OPTIONS = ("data_file", "util_file", "mond_data")
-# Where the cluster is read from: one of them at most.
-SOURCE_OPTIONS = ("data_file", "simulate", "luxi_socket", "rapi_url")
 # hbal's text of a move (step line, action codes, commands): in a plan document only
 # with `details: full`; the opcodes, which execute, always
 MOVE_TEXTS = tuple(k for k in MOVE_DETAILS if k != "opcodes")
 
 
-class HtoolsModule:
-    """An AnsibleModule with the collection's checks, loading and plan handling."""
-
-    def __init__(self, argument_spec, needs=(), checked=(), **module_options):
-        """`checked`: the module's own range-checked options (its planner's table)."""
-        self.ansible = AnsibleModule(argument_spec=argument_spec, supports_check_mode=True,
-                                     **module_options)
-        self.params = self.ansible.params
-        # the options the task (or module_defaults) passed, even as null
-        self.given = frozenset(_load_params())
-        self._refuse_url_credentials()
-        self._refuse_two_sources()
-        # requests only for RAPI: a play on the master over LUXI needs numpy alone
-        over_rapi = live_kind(self.params) in ("rapi", None)
-        self._require(tuple(needs) + (("requests",) if over_rapi else ()))
-        try:
-            validate([o for o in CHECKED_OPTIONS + tuple(checked) if o.name in argument_spec],
-                     self.params)
-            # what every job this run submits says about itself (live.audit)
-            self.audit = JobAudit(_module_name(self.ansible._name), self.params.get("reason"),
-                                  self.params.get("priority"))
-        except HtoolsError as err:
-            self.fail(err)
-        inputs = _PATH_OPTIONS + (("ca_path",) if live_kind(self.params) == "rapi" else ())
-        for option in inputs:
-            problem = unreadable(self.params, option)
-            if problem:
-                self.fail(problem)
-
-    # -- plumbing
-
-    def fail(self, msg, **result):
-        self.ansible.fail_json(msg=to_native(explained(msg)), **result)
-
-    def _refuse_url_credentials(self):
-        # A password in the URL would be echoed by every message and result:
-        # mask it in all output first, then refuse it.
-        secrets = url_credentials(self.params.get("rapi_url"))
-        if secrets:
-            self.ansible.no_log_values.update(secrets)
-            self.fail("rapi_url must not contain credentials, nor any query string or fragment; "
-                      "give them as rapi_user and rapi_password (or GANETI_RAPI_USER and "
-                      "GANETI_RAPI_PASSWORD)")
-        if live_kind(self.params) == "rapi":
-            problem = plain_http_problem(self.params)
-            if problem:
-                self.fail(problem)
-
-    def _refuse_two_sources(self):
-        # Only one source is read: the others would be ignored without a word.
-        # GANETI_RAPI_URL from the environment is a default, not a choice: data_file
-        # and luxi_socket take precedence over it.
-        sources = [o for o in SOURCE_OPTIONS if o in self.given and self.params.get(o)]
-        if len(sources) > 1:
-            known = [o for o in SOURCE_OPTIONS if o in self.params]
-            self.fail("%s are given: give only one of %s and %s, the one the cluster is read "
-                      "from" % (" and ".join(sources), ", ".join(known[:-1]), known[-1]))
-
-    def _require(self, names):
-        for name, trace in deps.missing(names):
-            self.fail(missing_required_lib(name, reason=deps.PURPOSE[name]), exception=trace)
-
-    def _warn_data(self, result):
-        # Ansible reserves a result's "warnings" key for its own warnings.
-        data_warnings = list(result.pop("warnings", None) or [])
-        for warning in data_warnings:
-            self.ansible.warn(to_native(warning))
-        result["data_warnings"] = data_warnings
-        return result
-
-    def client(self):
-        """A LUXI or RAPI client for the module's connection options (live-only modules)."""
-        try:
-            return client_from_params(self.params, self.audit)
-        except HtoolsError as err:
-            self.fail(err)
+class HtoolsModule(ReadingModule):
+    """A ReadingModule that also plans, checks given plans and executes them."""
 
     def live_only_client(self):
         """(client, preview) for a module that acts on a live cluster.
@@ -127,35 +42,9 @@ class HtoolsModule:
         if not self.params.get("data_file"):
             return self.client(), False
         if not self.ansible.check_mode:
-            self.fail(LIVE_ONLY % _module_name(self.ansible._name))
+            self.fail(LIVE_ONLY % module_name(self.ansible._name))
         data, _snapshot, _client = self._read()
         return SavedCluster(data), True
-
-    def _read(self, node_order="name"):
-        try:
-            return read_cluster(self.params, self.audit, node_order)
-        except HtoolsError as err:
-            self.fail(err)
-
-    # -- read-only reports
-
-    def run_report(self, report, details=()):
-        """Exit with report(data, params): a dict describing the cluster; its
-        `details` keys only with `details: full`."""
-        data, _snapshot, _client = self._read()
-        try:
-            result = dict(report(data, self.params))
-        except HtoolsError as err:
-            self.fail(err)
-        self.ansible.exit_json(changed=False, **self._warn_data(self._brief(result, details)))
-
-    def _full(self):
-        return self.params.get("details") == "full"
-
-    def _brief(self, result, details):
-        """The result as returned: everything with `details: full`, else without the
-        detail keys and with the moves in brief (the plan keeps them whole)."""
-        return result if self._full() else brief(result, details)
 
     # -- plans
 
@@ -386,15 +275,6 @@ class _BorrowedLock:
 
     def release(self):
         pass
-
-
-def _module_name(name):
-    """The module's short name (ganeti_balance) from Ansible's, which may be the
-    fully qualified one."""
-    name = name or "module"
-    if name.endswith(".py"):
-        name = name[:-3]
-    return name.rpartition(".")[2]
 
 
 def _pending_drains(plan, state):

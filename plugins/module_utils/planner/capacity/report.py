@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 from ...backend.prepare import prepare_model
-from .down import take_down
 from .run import hspace
 
 # the module options that are hspace's own (the rest say where the cluster is)
@@ -35,6 +34,8 @@ def capacity_report(data, params):
     prepare_model(data, params, PREPARED_WITH)
     down = None
     if params.get("down_nodes"):
+        # only here: the evacuation planner it needs is not loaded for the rest
+        from .down import take_down  # pylint: disable=import-outside-toplevel
         down = take_down(data, params["down_nodes"])
     opts = {k: params.get(k) for k in HSPACE_OPTIONS}
     opts["standard_spec"] = _spec(opts["standard_spec"])

@@ -23,6 +23,7 @@ from .alloc import Solution, try_alloc
 from .ranking import BoardKeeper, numeric_row, ranked
 
 KEEP_TRIALS = 10000         # node objects whose answers are kept, per size
+UNIT_MEM = 64               # the memory step of hspace's tiered search
 
 
 def size_key(inst):
@@ -67,6 +68,27 @@ class Offer:
         return self._vector
 
 
+class Replay:
+    """The items of an iterator, drawn from it once, as far as any reader
+    went, and given again to every reader (ranked's exact scores are
+    computed as they are read)."""
+
+    def __init__(self, source):
+        self.source = iter(source)
+        self.drawn = []
+
+    def __iter__(self):
+        pos = 0
+        while True:
+            if pos == len(self.drawn):
+                try:
+                    self.drawn.append(next(self.source))
+                except StopIteration:
+                    return
+            yield self.drawn[pos]
+            pos += 1
+
+
 class SingleTries:
     """tryAlloc on one node each over all nodes (hspace's node list), for the
     targets of one hspace run."""
@@ -78,7 +100,10 @@ class SingleTries:
         self.policy_fail = {}
         self.offers = {}        # size key -> {id(node): Offer}
         self.takes = {}         # (shape key, id(node)) -> (node, largest memory it took)
+        # (shape key, id(node)) -> (node, smallest memory it refuses for lack of memory)
+        self.short = {}
         self._last = None       # (node list, size key, instance index, its offers)
+        self._last_ranking = None   # (node list, (size key, index), candidates, Replay)
         self.boards = BoardKeeper()
         self.by_units = None
 
@@ -97,14 +122,9 @@ class SingleTries:
             sol = Solution()
             sol.failures = ["FailN1"] * len(collected) + fails[::-1]
             return sol
-        board = self.boards.board(nodes)
-        order = ranked(board, [o.target for o in collected], [o.row for o in collected],
-                       [o.vector for o in collected])
-        if order is None:
-            order = self._scored_order(board, collected)
         sol = Solution()
         dropped = 0
-        for i, score in order:
+        for i, score in self._ranking(nodes, inst, collected):
             item = self._item(nodes, collected[i], inst, score)
             if good is None or good(item):
                 sol.best = item
@@ -113,6 +133,24 @@ class SingleTries:
         sol.failures = ["FailN1"] * dropped + fails[::-1]
         sol.allocs = len(collected) - dropped
         return sol
+
+    def _ranking(self, nodes, inst, collected):
+        """The candidates `collected` (solve's) in tryAlloc's order, as
+        (index, exact score or None); the last ranking is kept, replayed for
+        the same node list and instance: hspace's first unchecked step, the
+        run it starts and the checked steps after it each ask it in turn."""
+        key = (size_key(inst), inst.idx)
+        last = self._last_ranking
+        if last is not None and last[0] is nodes and last[1] == key and last[2] == len(collected):
+            return last[3]
+        board = self.boards.board(nodes)
+        order = ranked(board, [o.target for o in collected], [o.row for o in collected],
+                       [o.vector for o in collected])
+        if order is None:
+            order = self._scored_order(board, collected)
+        kept = Replay(order)
+        self._last_ranking = (nodes, key, len(collected), kept)
+        return kept
 
     def candidates(self, nodes, inst):
         """The targets that take `inst`, or None where the storage units
@@ -132,27 +170,33 @@ class SingleTries:
         if key not in self.offers and len(self.offers) >= 2:      # the sizes of the last tries
             self.offers.pop(next(iter(self.offers)))
         known = self.offers.setdefault(key, {})
-        offers = [self._offer(known, nodes, t, inst) for t in self.targets]
+        shape = shape_key(inst)
+        offers = [self._offer(known, nodes, t, inst, key, shape) for t in self.targets]
         self._last = (nodes, key, inst.idx, offers)
         return offers
 
-    def _offer(self, known, nodes, t_idx, inst):
-        """The Offer of node `t_idx` for `inst`; `known` holds the offers for its size."""
+    def _offer(self, known, nodes, t_idx, inst, size, shape):
+        """The Offer of node `t_idx` for `inst`; `known` holds the offers for its
+        size (`size`: its size_key, `shape`: its shape_key)."""
         node = nodes[t_idx]
         offer = known.get(id(node))
         if offer is not None and offer.node_was is node:
             return offer
         if len(known) >= KEEP_TRIALS:
             known.clear()
-        fail = self.policy(inst, node)
+        fail = self.policy(inst, node, size)
         if fail is not None:
             offer = known[id(node)] = Offer(t_idx, fail, None, inst.idx, node)
             return offer
-        shape = (shape_key(inst), id(node))
+        shape = (shape, id(node))
         took = self.takes.get(shape)
         if took is not None and took[0] is node and inst.mem <= took[1]:
             offer = known[id(node)] = Offer(t_idx, None, None, inst.idx, node,
                                             lambda: self._taken(node, inst))
+            return offer
+        short = self.short.get(shape)
+        if short is not None and short[0] is node and inst.mem >= short[1]:
+            offer = known[id(node)] = Offer(t_idx, "FailMem", None, inst.idx, node)
             return offer
         new = copy_node(node)
         fail = new.add_pri(inst, self.force)
@@ -160,8 +204,39 @@ class SingleTries:
             if len(self.takes) >= KEEP_TRIALS:
                 self.takes.clear()
             self.takes[shape] = (node, inst.mem)
+        elif fail == "FailMem":
+            if len(self.short) >= KEEP_TRIALS:
+                self.short.clear()
+            self.short[shape] = (node, self._short_down_to(node, inst))
         offer = known[id(node)] = Offer(t_idx, fail, new if fail is None else None, inst.idx, node)
         return offer
+
+    def _short_down_to(self, node, inst):
+        """The smallest memory, on the UNIT_MEM steps below inst.mem, that
+        `node` refuses for lack of memory (it refuses inst.mem so), probed
+        doubling the distance, then halving it back.  A node that refuses a
+        size for memory refuses every larger one of the same shape so too:
+        addPri tests memory before anything else (its N+1 and forthcoming
+        memory tests after the disk ones, which do not read the memory), and
+        every memory test only gets harder as the size grows."""
+        def refuses(mem):
+            sized = inst.copy()
+            sized.mem = mem
+            return copy_node(node).add_pri(sized, self.force) == "FailMem"
+        good, step, bad = inst.mem, 1, None
+        while bad is None:
+            mem = inst.mem - UNIT_MEM * step
+            if mem >= UNIT_MEM and refuses(mem):
+                good, step = mem, step * 2
+            else:
+                bad = mem
+        while good - bad > UNIT_MEM:
+            mem = good - ((good - bad) // UNIT_MEM // 2) * UNIT_MEM
+            if mem >= UNIT_MEM and refuses(mem):
+                good = mem
+            else:
+                bad = mem
+        return good
 
     def _taken(self, node, inst):
         new = copy_node(node)
@@ -169,10 +244,11 @@ class SingleTries:
             raise AssertionError("a node refused a smaller instance than one it took")
         return new
 
-    def policy(self, inst, node):
+    def policy(self, inst, node, size=None):
         """Why the instance policy of the node's group refuses `inst`, or None
-        (kept per size, group and exclusive storage)."""
-        key = (size_key(inst), node.group, node.excl_storage)
+        (kept per size, group and exclusive storage; `size`: inst's size_key
+        when the caller has it)."""
+        key = (size or size_key(inst), node.group, node.excl_storage)
         if key not in self.policy_fail:
             self.policy_fail[key] = policy_failure(inst, self.data.groups[node.group].ipolicy,
                                                    node.excl_storage)

@@ -15,6 +15,7 @@ from collections import namedtuple
 from ..jobs import step_opcodes
 from ..metrics import cluster_score
 from ...model.node import Node
+from ...model.slots import container_slots, slot_copier
 from ..moves import apply_move
 
 # One instance move as the opcode builder of planner/jobs.py reads it.
@@ -80,36 +81,9 @@ def job_of(steps, inst, nodes):
     return ops
 
 
-def _copier(cls, containers):
-    """A copy function for a slotted class, written out attribute by
-    attribute: the planner copies a node per candidate, and a generated
-    body is several times faster than a setattr loop.  `containers` are the
-    slots holding lists/dicts, copied shallowly as the class's own copy()
-    does (tests/unit/planner/evacuate checks the two agree)."""
-    lines = ["def copy(self):", "    new = new_obj(cls)"]
-    for slot in cls.__slots__:
-        kind = containers.get(slot)
-        lines.append("    new.%s = %sself.%s%s" % (slot, kind + "(" if kind else "", slot,
-                                                   ")" if kind else ""))
-    lines.append("    return new")
-    scope = {"new_obj": object.__new__, "cls": cls}
-    exec("\n".join(lines), scope)       # pylint: disable=exec-used
-    return scope["copy"]
-
-
 def node_containers(node_cls):
-    """Slots of a node that hold a list or a dict (they are copied, not shared)."""
-    sample = node_cls(0, "n", 1, 0, 1, 1, 1, 1, 0, False, False, 0)
-    out = {}
-    for slot in node_cls.__slots__:
-        value = getattr(sample, slot)
-        if isinstance(value, list):
-            out[slot] = "list"
-        elif isinstance(value, dict):
-            out[slot] = "dict"
-        elif isinstance(value, set):
-            out[slot] = "set"
-    return out
+    """Slots of a node that hold a list, dict or set (they are copied, not shared)."""
+    return container_slots(node_cls(0, "n", 1, 0, 1, 1, 1, 1, 0, False, False, 0))
 
 
-copy_node = _copier(Node, node_containers(Node))
+copy_node = slot_copier(Node, node_containers(Node))

@@ -19,7 +19,8 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.all
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.hspace import (
     RSpec, inst_from_spec)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.singles import (
-    SingleTries)
+    SingleTries, shape_key)
+from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.state import copy_node
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.metrics import (
     cluster_score, node_values)
 
@@ -123,7 +124,7 @@ def test_the_bounds_hold_the_exact_scores(tmp_path):
         nodes, _insts = _grow(data, list(data.nodes), tries, _inst(data, 128), 20)
         board = ranking.Board([node_values(n) for n in nodes], [not n.offline for n in nodes])
         inst = _inst(data, 384)
-        offers = [tries._offer({}, nodes, t, inst) for t in targets]        # pylint: disable=protected-access
+        offers = tries._offers(nodes, inst)        # pylint: disable=protected-access
         offers = [o for o in offers if o.fail is None]
         est = ranking.estimates(board, [o.target for o in offers], [o.row for o in offers])
         if est is None:
@@ -167,7 +168,7 @@ def test_batch_exact_scores_are_the_full_scores(tmp_path):
         nodes = list(data.nodes)
         board = ranking.Board([node_values(n) for n in nodes], [not n.offline for n in nodes])
         tries = SingleTries(data, targets)
-        offers = [tries._offer({}, nodes, t, _inst(data, 256)) for t in targets]  # pylint: disable=protected-access
+        offers = tries._offers(nodes, _inst(data, 256))      # pylint: disable=protected-access
         offers = [o for o in offers if o.fail is None]
         if not offers:
             continue
@@ -201,3 +202,48 @@ def test_exact_scores_replace_offline_rows_too(tmp_path):
                 [cluster_score(changed)]
             replaced_offline += node.offline
     assert replaced_offline
+
+
+def test_memory_refusals_hold_down_to_the_probed_size(tmp_path):
+    """A node's offers over a descending walk of sizes (as hspace's tiered
+    search makes) equal a fresh answer (the group's policy, then addPri) of
+    each size, also where the refusal for lack of memory is taken from the
+    probe instead of tried."""
+    from_probe = 0
+    for data in _clusters(tmp_path):
+        targets = alloc_nodes(data.nodes, lambda g: True, 1)
+        tries = SingleTries(data, targets)
+        nodes, _insts = _grow(data, list(data.nodes), tries, _inst(data, 256), 15)
+        for mem in range(16384, 63, -64):
+            inst = _inst(data, mem)
+            # the nodes the probe already answers for, before this size is asked
+            known = {t for t in targets
+                     if tries.short.get((shape_key(inst), id(nodes[t])), (None,))[0] is nodes[t]
+                     and mem >= tries.short[(shape_key(inst), id(nodes[t]))][1]}
+            for offer in tries._offers(nodes, inst):        # pylint: disable=protected-access
+                node = nodes[offer.target]
+                fresh = tries.policy(inst, node) or copy_node(node).add_pri(inst, False)
+                assert offer.fail == fresh, (mem, offer.target)
+                from_probe += offer.target in known
+    assert from_probe >= 200
+
+
+def test_a_replayed_ranking_is_the_fresh_one(tmp_path):
+    """solve() asked again on the same nodes and size replays its kept
+    ranking: the order of the N+1 questions is that of a fresh ranking,
+    however far the first reader went."""
+    replayed = 0
+    for data in _clusters(tmp_path):
+        targets = alloc_nodes(data.nodes, lambda g: True, 1)
+        tries = SingleTries(data, targets)
+        nodes, insts = _grow(data, list(data.nodes), tries, _inst(data, 128), 10)
+        inst = _inst(data, 512)
+        inst.idx = len(insts)
+        first = tries.solve(nodes, inst)             # reads the best candidate only
+        again, _counts = _order(lambda good: tries.solve(nodes, inst, good))
+        fresh, _counts = _order(lambda good: SingleTries(data, targets).solve(nodes, inst, good))
+        assert again == fresh
+        if first.best is not None:
+            assert list(first.best[1]) == fresh[0]
+            replayed += tries._last_ranking is not None     # pylint: disable=protected-access
+    assert replayed >= 10
