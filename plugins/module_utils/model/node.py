@@ -507,7 +507,7 @@ class Node:
                 return "FailMem"
             if strict and lcpu >= 0 and lcpu < new_pcpu:
                 return "FailCPU"
-            if strict and any(tag in self.p_tags for tag in inst.excl_tags):
+            if strict and inst.excl_tags and any(tag in self.p_tags for tag in inst.excl_tags):
                 return "FailTags"
             if strict and forth_fail:
                 return forth_fail
@@ -523,10 +523,12 @@ class Node:
             self.inst_spindles = new_isp
             self.f_spindles = new_sp
             self.location_score += inst.location_score + self.dsrd_loc_score(inst)
-            _add_tags(self.instance_map, self.loc_excl_pairs(inst))
+            if inst.excl_tags:
+                _add_tags(self.instance_map, self.loc_excl_pairs(inst))
             if units_new is not None:
                 self.unit_free = units_new
-        _add_tags(self.p_tags, inst.excl_tags)
+        if inst.excl_tags:
+            _add_tags(self.p_tags, inst.excl_tags)
         self.p_list_forth.insert(0, inst.idx)
         self.f_mem_forth = mem_f
         self.f_dsk_forth = dsk_f

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from ...backend.prepare import prepare_model
+from ...collector import collector_paused
 from .run import hspace
 
 # the module options that are hspace's own (the rest say where the cluster is)
@@ -42,7 +43,8 @@ def capacity_report(data, params):
     opts["tiered_spec"] = _spec(opts["tiered_spec"])
     if opts["max_length"] is None:
         opts["max_length"] = -1
-    run = hspace(data, opts)
+    with collector_paused():
+        run = hspace(data, opts)
     keys = run["keys"]
     machine = dict(keys)
     standard, tiered = run["standard"], run["tiered"]
