@@ -523,8 +523,7 @@ class Node:
             self.inst_spindles = new_isp
             self.f_spindles = new_sp
             self.location_score += inst.location_score + self.dsrd_loc_score(inst)
-            if inst.excl_tags:
-                _add_tags(self.instance_map, self.loc_excl_pairs(inst))
+            _add_tags(self.instance_map, self.loc_excl_pairs(inst))
             if units_new is not None:
                 self.unit_free = units_new
         if inst.excl_tags:

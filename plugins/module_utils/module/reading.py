@@ -11,7 +11,7 @@ module every file its imports reach, and reads them all on each run.
 from __future__ import annotations
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
-# the arguments as passed, to tell an explicit `plan: null` from no plan
+# the arguments as passed, to tell an option given as null from one not given
 from ansible.module_utils.basic import _load_params
 from ansible.module_utils.common.text.converters import to_native
 

@@ -17,11 +17,12 @@ from ...errors import HtoolsError
 from ...model.instance import Instance
 from .alloc import NoNodes, try_alloc
 from .fill import fill_to_end
-from .singles import SingleTries
+from .singles import UNIT_MEM, SingleTries
 from .greedy_range import GreedyRange
 from .walk import SizeWalk
 
-UNIT_MEM, UNIT_DSK, UNIT_CPU, UNIT_SPN = 64, 256, 1, 1
+# the steps of the tiered search: memory UNIT_MEM (singles.py), and these
+UNIT_DSK, UNIT_CPU, UNIT_SPN = 256, 1, 1
 
 
 class RSpec(tuple):

@@ -38,6 +38,28 @@ def shape_key(inst):
     return (inst.template, inst.dsk, inst.vcpus, tuple(inst.disks), inst.spindle_use)
 
 
+def lowest_holding(top, holds):
+    """The smallest memory size, on the UNIT_MEM steps below `top` (where
+    `holds` is known true), down to which `holds(size)` stays true, for a
+    `holds` that, once true, is true of every larger size: probed doubling
+    the distance, then halving it back (a few probes for a long run)."""
+    good, step, bad = top, 1, None
+    while bad is None:
+        mem = top - UNIT_MEM * step
+        if mem >= UNIT_MEM and holds(mem):
+            good, step = mem, step * 2
+        else:
+            bad = mem
+    # `holds` is true at `good`, not known to be at `bad`: halve the gap
+    while good - bad > UNIT_MEM:
+        mem = good - ((good - bad) // UNIT_MEM // 2) * UNIT_MEM
+        if mem >= UNIT_MEM and holds(mem):
+            good = mem
+        else:
+            bad = mem
+    return good
+
+
 class Offer:
     """One target's answer to an instance: the failure, or the node with it
     (built when first read, for a target known to take the instance)."""
@@ -213,30 +235,16 @@ class SingleTries:
 
     def _short_down_to(self, node, inst):
         """The smallest memory, on the UNIT_MEM steps below inst.mem, that
-        `node` refuses for lack of memory (it refuses inst.mem so), probed
-        doubling the distance, then halving it back.  A node that refuses a
-        size for memory refuses every larger one of the same shape so too:
-        addPri tests memory before anything else (its N+1 and forthcoming
-        memory tests after the disk ones, which do not read the memory), and
-        every memory test only gets harder as the size grows."""
+        `node` refuses for lack of memory (it refuses inst.mem so).  A node
+        that refuses a size for memory refuses every larger one of the same
+        shape so too: addPri tests memory before anything else (its N+1 and
+        forthcoming memory tests after the disk ones, which do not read the
+        memory), and every memory test only gets harder as the size grows."""
         def refuses(mem):
             sized = inst.copy()
             sized.mem = mem
             return copy_node(node).add_pri(sized, self.force) == "FailMem"
-        good, step, bad = inst.mem, 1, None
-        while bad is None:
-            mem = inst.mem - UNIT_MEM * step
-            if mem >= UNIT_MEM and refuses(mem):
-                good, step = mem, step * 2
-            else:
-                bad = mem
-        while good - bad > UNIT_MEM:
-            mem = good - ((good - bad) // UNIT_MEM // 2) * UNIT_MEM
-            if mem >= UNIT_MEM and refuses(mem):
-                good = mem
-            else:
-                bad = mem
-        return good
+        return lowest_holding(inst.mem, refuses)
 
     def _taken(self, node, inst):
         new = copy_node(node)

@@ -31,11 +31,10 @@ instance objects first.
 from __future__ import annotations
 
 from ..evacuate.state import copy_node
-from .singles import shape_key
+from .singles import UNIT_MEM, lowest_holding, shape_key
 from .globaln1 import Verdict
 from .greedy_range import Narrower
 
-UNIT_MEM = 64
 NOT_LASTING = Verdict(False, False)
 FIRST_SPAN = 32         # sizes a greedy proof first tries to cover
 TRIES = 4               # greedy proofs tried before checking the size itself
@@ -172,24 +171,8 @@ class SizeWalk:
         """The smallest memory size, on the 64 MiB steps below inst.mem,
         down to which node `failed` cannot be emptied for certain (probed:
         its certain answer alone, no simulation)."""
-        good, step = inst.mem, 1
-        bad = None
-        while bad is None:
-            mem = inst.mem - UNIT_MEM * step
-            if mem < UNIT_MEM:
-                bad = mem
-            elif self._lasting_at(nodes, insts, target, inst, mem, failed):
-                good, step = mem, step * 2
-            else:
-                bad = mem
-        # the failure holds at `good`, not known to at `bad`: halve the gap
-        while good - bad > UNIT_MEM:
-            mem = good - ((good - bad) // UNIT_MEM // 2) * UNIT_MEM
-            if mem >= UNIT_MEM and self._lasting_at(nodes, insts, target, inst, mem, failed):
-                good = mem
-            else:
-                bad = mem
-        return good
+        return lowest_holding(inst.mem, lambda mem: self._lasting_at(nodes, insts, target, inst,
+                                                                     mem, failed))
 
     def _lasting_at(self, nodes, insts, target, inst, mem, failed):
         """Whether node `failed` cannot be emptied for certain once `target`
