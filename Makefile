@@ -66,7 +66,7 @@ help:
 	@echo "make test      whole suite (needs root once, to apt-install $(HTOOLS_DEB);"
 	@echo "               the integration tests run only as root)"
 	@echo "make integration  tests against a real Ganeti cluster in an isolated netns (root)"
-	@echo "make integration-3.1  the namespace-lab tests on Ganeti 3.1 (root; make test runs some)"
+	@echo "make integration-3.1  the namespace-lab tests on Ganeti 3.1 (root; not in make test)"
 	@echo "make vmlab     tests on a cluster of QEMU VMs: real DRBD, LVM, reboots (root)"
 	@echo "make sanity-matrix  ansible-test sanity and the example on ansible-core $(SANITY_MATRIX)"
 	@echo "                    (SANITY_MATRIX=\"$(SANITY_MATRIX_NEW)\": the releases needing Python 3.12+)"
@@ -150,11 +150,10 @@ example: venv link
 test: deps
 	$(call phase,unit tests)
 	@$(MAKE) --no-print-directory unit
-	$(call phase,lab tests (the vm lab boots beside the namespace-lab tests; its tests, then the checks; then molecule and the matrix))
+	$(call phase,lab tests (the vm lab boots beside the namespace-lab tests; the checks after the first lab; then molecule and the matrix))
 	@if [ "$$(id -u)" = 0 ]; then tests/vmlab/boot.sh start || exit 1; fi
 	@if [ "$$(id -u)" = 0 ]; then \
-	  MAKE="$(MAKE)" RUN_LABS_AFTER_VMLAB="$(MAKE) --no-print-directory checks-new-matrix differential-3.1 \
-	    && $(MAKE) --no-print-directory integration-3.1 INTEGRATION_31_TESTS='$(INTEGRATION_31_CI)'" \
+	  MAKE="$(MAKE)" RUN_LABS_AFTER_FIRST="$(MAKE) --no-print-directory checks-new-matrix differential-3.1" \
 	    tests/run_labs.sh $(MOLECULE_AND_MATRIX_LANES) || exit 1; \
 	else \
 	  echo "== make test: integration and vm lab tests NOT run (they need root: sudo make integration vmlab)"; \
@@ -166,10 +165,10 @@ test: deps
 # The checks and the version matrix in two lanes (-j2: each lane is mostly
 # one process at a time, and CI has two cores).  As root, the checks, the
 # releases needing Python 3.12+ and the differential tests against Ganeti
-# 3.1 run as soon as the vm-lab tests are done, beside the rest of the
-# namespace-lab tests (tests/run_labs.sh; in a local run of .ci/run they
-# ended 11 minutes before those); after those, the molecule scenario (mostly
-# waiting on its own lab) and the version matrix run as two lanes.
+# 3.1 run as soon as the first of the two labs' tests are done, beside the
+# other's (tests/run_labs.sh); after the namespace-lab tests, the molecule
+# scenario (mostly waiting on its own lab) and the version matrix run as two
+# lanes.
 CHECKS_LANES = $(MAKE) --no-print-directory -j2 --output-sync=target checks-lane matrix-lane
 MOLECULE_AND_MATRIX_LANES = $(MAKE) --no-print-directory -j2 --output-sync=target molecule-lane \
   matrix-all-lane
@@ -185,10 +184,15 @@ checks:
 	$(MAKE) --no-print-directory build
 	$(MAKE) --no-print-directory docs
 
-# As root: the checks, then the releases that need a newer Python, with the
-# module tests on each (issue 27: the modules on ansible-core 2.20 and 2.21).
+# As root: the checks, then the releases that need a newer Python (issue
+# 27), the newest with the module tests too (make unit runs them on the
+# release of requirements.txt; on every release they would cost CI minutes
+# of module runs each).
+NEWEST_MATRIX := $(lastword $(SANITY_MATRIX_NEW))
 checks-new-matrix: checks
-	SANITY_MATRIX_MODULE_TESTS=1 $(MAKE) --no-print-directory sanity-matrix SANITY_MATRIX="$(SANITY_MATRIX_NEW)"
+	$(if $(filter-out $(NEWEST_MATRIX),$(SANITY_MATRIX_NEW)),$(MAKE) --no-print-directory sanity-matrix \
+	  SANITY_MATRIX="$(filter-out $(NEWEST_MATRIX),$(SANITY_MATRIX_NEW))")
+	SANITY_MATRIX_MODULE_TESTS=1 $(MAKE) --no-print-directory sanity-matrix SANITY_MATRIX="$(NEWEST_MATRIX)"
 
 # Without root, `make test` runs the checks in two lanes (-j2): in a fresh
 # run the checks take about as long as two releases of the matrix, so the
@@ -227,7 +231,7 @@ integration: deps link
 	@if [ "$$(id -u)" != 0 ]; then \
 	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \
 	fi
-	$(MAKE) --no-print-directory integration-tests
+	$(MAKE) --no-print-directory integration-tests LAB_MARKS=
 	$(MAKE) --no-print-directory molecule
 
 # The namespace-lab tests alone (make test runs molecule beside the checks).
@@ -235,13 +239,16 @@ integration: deps link
 # own (tests/integration/conftest.py).  Not the default: beside the vm lab on
 # CI's two cores, two labs starve the emulated master, whose luxid then fails
 # to start jobs for minutes ("Timeout in reading a response").
+# LAB_MARKS selects among them: make test leaves out the four longest
+# rolling-reboot tests (make integration-long runs them), for CI's time.
 LAB_WORKERS ?= 0
+LAB_MARKS ?= not lab_long
 integration-tests: deps link
 	@if [ "$$(id -u)" != 0 ]; then \
 	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \
 	fi
 	HTOOLS_REQUIRE_LAB=1 $(BIN)/pytest tests/integration \
-	  -n $(LAB_WORKERS) --dist loadgroup $(INTEGRATION_ARGS)
+	  -n $(LAB_WORKERS) --dist loadgroup -m "$(LAB_MARKS)" $(INTEGRATION_ARGS)
 
 # The namespace-lab tests against Ganeti 3.1 (Debian's 3.1.0~rc2 from
 # bookworm-backports, put beside the host's 3.0 by hacking/ganeti31.sh; the
@@ -250,8 +257,8 @@ integration-tests: deps link
 # one: namespace htools-lab-31, /tmp/htools-lab-31, RAPI ports 5250-5251
 # (the fleet test's second lab: htools-lab-31-fleet, 5252-5253); GNTLAB_NS,
 # GNTLAB_BASE and GNTLAB_RAPI_PORT override them.  One lab, no workers.
-# Not in make test: 43 minutes in the first run (53 passed), on two cores
-# busy with other labs too.
+# Not in make test, for CI's time: 43 minutes in the first run (53 passed),
+# on two cores busy with other labs too.
 integration-3.1: deps link
 	@if [ "$$(id -u)" != 0 ]; then \
 	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \
@@ -263,17 +270,12 @@ integration-3.1: deps link
 	  GNTLAB_RAPI_PORT=$${GNTLAB_RAPI_PORT:-5250} \
 	  HTOOLS_REQUIRE_LAB=1 $(BIN)/pytest $(INTEGRATION_31_TESTS) $(INTEGRATION_ARGS)
 
-# What make test runs on Ganeti 3.1 (after the vm-lab tests, beside the rest
-# of the namespace-lab tests): reading, balancing, node flags, evacuation
-# (with what Ganeti 3.1 itself asks hail), access and failures - the whole
-# suite on 3.1 (make integration-3.1) is about as long as on 3.0.
 INTEGRATION_31_TESTS ?= tests/integration
-INTEGRATION_31_CI = $(addprefix tests/integration/test_live_,read.py balance.py node.py \
-  evacuate.py access.py failures.py)
 
 # The four longest rolling-reboot tests of the namespace lab alone (the master
 # failed over and restored, one node at a time, full evacuation, the skipped
-# master; about 6 minutes on a quiet machine): make test runs them too.
+# master; about 6 minutes on a quiet machine, three times that on a loaded
+# one): out of make test for CI's time; make integration runs them too.
 integration-long: deps link
 	@if [ "$$(id -u)" != 0 ]; then \
 	  echo "error: the integration lab needs root (it builds a network namespace)" >&2; exit 1; \

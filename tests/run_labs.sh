@@ -6,14 +6,15 @@
 # and one after the other they took more than half of CI's hour.  The vm-lab
 # output is kept in a file and printed after.
 #
-#   RUN_LABS_AFTER_VMLAB="make checks" tests/run_labs.sh [COMMAND...]
+#   RUN_LABS_AFTER_FIRST="make checks" tests/run_labs.sh [COMMAND...]
 #
-# RUN_LABS_AFTER_VMLAB (make test: the checks that need no lab) runs as soon
-# as the vm-lab tests are done, beside the rest of the namespace-lab tests
-# (which outlast them by a quarter of an hour in CI).  COMMAND (make test:
-# the molecule scenario, which brings up a lab of its own, and the version
-# matrix) runs once the namespace-lab tests are done.  The VMs keep their
-# priority (boot.sh gives their session's autogroup -10).
+# RUN_LABS_AFTER_FIRST (make test: the checks that need no lab) runs as soon
+# as the first of the two labs' tests are done, beside the other's: which
+# one ends first depends on the machine (on a quiet one the vm lab's, by a
+# quarter of an hour; where the emulated VMs crawl, the namespace lab's).
+# COMMAND (make test: the molecule scenario, which brings up a lab of its
+# own, and the version matrix) runs once the namespace-lab tests are done.
+# The VMs keep their priority (boot.sh gives their session's autogroup -10).
 # Both labs are gone at the end, whatever failed; the exit status is non-zero
 # if anything did.
 set -u
@@ -24,8 +25,20 @@ MAKE=${MAKE:-make}
 mark() { [[ -z ${HTOOLS_PHASE_LOG:-} ]] || echo "$(date +%s) $*" >>"$HTOOLS_PHASE_LOG"; }
 
 vm_log=$(mktemp /tmp/htools-vmlab-tests.XXXXXX)
-after_vm_log=$(mktemp /tmp/htools-after-vmlab.XXXXXX)
-after_vm_rc=$(mktemp /tmp/htools-after-vmlab-rc.XXXXXX)
+first_log=$(mktemp /tmp/htools-after-first.XXXXXX)
+first_rc=$(mktemp /tmp/htools-after-first-rc.XXXXXX)
+# who runs RUN_LABS_AFTER_FIRST: the first to make this directory
+first_claim=$first_rc.claim
+
+after_first() {  # WHO: the lab whose tests just ended
+  [[ -n ${RUN_LABS_AFTER_FIRST:-} ]] || return 0
+  mkdir "$first_claim" 2>/dev/null || return 0
+  mark "  $RUN_LABS_AFTER_FIRST starts ($1 done first)"
+  bash -c "$RUN_LABS_AFTER_FIRST" >"$first_log" 2>&1
+  echo $? >"$first_rc"
+  mark "  $RUN_LABS_AFTER_FIRST done (exit $(cat "$first_rc"))"
+}
+
 (
   (
     tests/vmlab/boot.sh wait || exit 1
@@ -37,12 +50,8 @@ after_vm_rc=$(mktemp /tmp/htools-after-vmlab-rc.XXXXXX)
   # down at once: idle emulated VMs still take CPU from what runs next
   tests/vmlab/boot.sh stop
   VMLAB_KEEP_LOGS=${HTOOLS_VMLAB_LOGS:-} tests/vmlab/down.sh >/dev/null || rc=1
-  if [[ -n ${RUN_LABS_AFTER_VMLAB:-} ]]; then
-    # the vm lab is done with, booted or not: its CPU goes to the checks
-    bash -c "$RUN_LABS_AFTER_VMLAB" >"$after_vm_log" 2>&1
-    echo $? >"$after_vm_rc"
-    mark "  $RUN_LABS_AFTER_VMLAB done (exit $(cat "$after_vm_rc"))"
-  fi
+  # the vm lab is done with, booted or not: its CPU goes to the checks
+  after_first "the vm-lab tests"
   exit $rc
 ) >"$vm_log" 2>&1 &
 vm_pid=$!
@@ -50,6 +59,7 @@ vm_pid=$!
 "$MAKE" --no-print-directory integration-tests
 lab_rc=$?
 mark "  namespace lab tests done"
+after_first "the namespace-lab tests" &
 beside_rc=0
 if (( $# )); then
   "$@"
@@ -58,18 +68,19 @@ if (( $# )); then
 fi
 wait "$vm_pid"
 vm_rc=$?
+wait        # the checks, when the namespace-lab tests ended first
 echo "== vm lab tests (run beside the namespace-lab tests), exit $vm_rc:"
 cat "$vm_log"
-after_rc=0
-if [[ -n ${RUN_LABS_AFTER_VMLAB:-} ]]; then
-  after_rc=$(cat "$after_vm_rc" 2>/dev/null)
-  after_rc=${after_rc:-1}
-  echo "== $RUN_LABS_AFTER_VMLAB (run after the vm-lab tests), exit $after_rc:"
-  cat "$after_vm_log"
+first_status=0
+if [[ -n ${RUN_LABS_AFTER_FIRST:-} ]]; then
+  first_status=$(cat "$first_rc" 2>/dev/null)
+  first_status=${first_status:-1}
+  echo "== $RUN_LABS_AFTER_FIRST (run after the first lab's tests), exit $first_status:"
+  cat "$first_log"
 fi
-rm -f "$vm_log" "$after_vm_log" "$after_vm_rc"
+rm -rf "$vm_log" "$first_log" "$first_rc" "$first_claim"
 # down already, unless its subshell was cut short
 tests/vmlab/boot.sh stop
 VMLAB_KEEP_LOGS=${HTOOLS_VMLAB_LOGS:-} tests/vmlab/down.sh >/dev/null || vm_rc=1
-echo "== labs: namespace-lab tests exit $lab_rc, vm-lab tests exit $vm_rc${RUN_LABS_AFTER_VMLAB:+, then $RUN_LABS_AFTER_VMLAB exit $after_rc}${1:+; after them $* exit $beside_rc}"
-[[ $lab_rc == 0 && $vm_rc == 0 && $after_rc == 0 && $beside_rc == 0 ]]
+echo "== labs: namespace-lab tests exit $lab_rc, vm-lab tests exit $vm_rc${RUN_LABS_AFTER_FIRST:+, $RUN_LABS_AFTER_FIRST exit $first_status}${1:+; after them $* exit $beside_rc}"
+[[ $lab_rc == 0 && $vm_rc == 0 && $first_status == 0 && $beside_rc == 0 ]]

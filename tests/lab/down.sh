@@ -42,7 +42,12 @@ if ns_exists; then
 fi
 rm -f "/run/sshd-$NS.pid"
 
-# 4. files
+# 4. files (the storage directories are tmpfs mounts: unmounted first)
+if [[ -d $BASE ]]; then
+  while read -r mnt; do
+    umount "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null || true
+  done < <(awk -v base="$BASE/" 'index($2, base) == 1 {print $2}' /proc/self/mounts | sort -r)
+fi
 rm -rf "/etc/netns/$NS" "$BASE"
 rmdir /etc/netns 2>/dev/null || true
 rmdir /run/netns 2>/dev/null || true     # empty and unused now (ip netns recreates it)
@@ -53,6 +58,7 @@ ns_exists && left+=("namespace $NS")
 [[ -e /run/netns/$NS ]] && left+=("/run/netns/$NS")
 [[ -e /etc/netns/$NS ]] && left+=("/etc/netns/$NS")
 [[ -e $BASE ]] && left+=("$BASE")
+grep -qF " $BASE/" /proc/self/mounts && left+=("mounts under $BASE")
 stray=$(pgrep -af -- "$BASE/")
 [[ -n $stray ]] && { sleep 1; stray=$(pgrep -af -- "$BASE/"); }   # still exiting?
 [[ -n $stray ]] && left+=("processes mentioning $BASE/: $stray")

@@ -41,6 +41,8 @@
 #         GNTLAB_NODE_MEM (8192)  memory of every node in MiB (the node daemons
 #                 see a fixed /proc/meminfo), or "host" (the host's, drifting)
 #         GNTLAB_GANETI (3.0)  Ganeti version: 3.0 (the host's) or 3.1
+#         GNTLAB_STORAGE_SIZE (64g)  size of every storage directory (a tmpfs:
+#                 the disk the nodes report; sparse disk files take nothing)
 #         GNTLAB_KEEP_FAILED=1   keep a half-built lab for debugging
 # Writes: $GNTLAB_BASE/lab.env (connection facts, shell syntax), ca.pem, gnt
 # Undo:   down.sh  (same environment)
@@ -60,6 +62,7 @@ RO_PASS=${GNTLAB_RAPI_RO_PASS:-htools-lab-Ro-2208}
 SEED=${GNTLAB_SEED:-0}
 NODE_MEM=${GNTLAB_NODE_MEM:-8192}  # MiB per node, or "host" for the host's drifting meminfo
 GANETI=${GNTLAB_GANETI:-3.0}
+STORAGE_SIZE=${GNTLAB_STORAGE_SIZE:-64g}
 NAMES=${GNTLAB_INSTANCES:-20}     # instanceN names listed in the namespace's /etc/hosts
 CLUSTER=cluster                   # vcluster-setup's naming convention
 CLUSTER_IP=$PREFIX.1
@@ -209,6 +212,20 @@ if [[ $GANETI != 3.0 ]]; then
   v=$(in_ns /usr/sbin/gnt-cluster --version | sed -n 's/.*) //p')
   [[ $v == "$GANETI".* ]] || die "the namespace runs Ganeti '$v', not $GANETI"
 fi
+# The nodes report the free space of the storage directories as their free
+# disk: on the host's file system it moves with everything else the host
+# writes (in CI: the vm lab's disks, the version matrix's venvs), so scores
+# and hbal's answers would drift between two reads.  A tmpfs of a fixed size
+# changes only with what the lab itself writes (sparse disk files: nothing).
+# Mounted before sshd starts: the node daemons' mount namespaces descend
+# from its, and see no later mount of the host's.
+mkdir -p "$VC" "$BASE/file-storage" "$BASE/shared-storage"
+lab_storage() {  # DIR
+  mkdir -p "$1"
+  mount -t tmpfs -o "size=$STORAGE_SIZE,mode=755" "htools-lab-storage" "$1"
+}
+lab_storage "$BASE/shared-storage"
+for ((n = 1; n <= NODES; n++)); do lab_storage "$VC/node$n/file-storage"; done
 mkdir -p /run/sshd
 in_ns /usr/sbin/sshd -t
 in_ns /usr/sbin/sshd
