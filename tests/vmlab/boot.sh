@@ -2,7 +2,7 @@
 # Boot the vm lab in the background while other work runs (`make test` boots it
 # during the namespace-lab tests, which mostly wait on Ganeti), then wait for it.
 #
-#   boot.sh start   run up.sh (3 nodes, VMLAB_DRBD=4 as tests/vmlab/conftest.py
+#   boot.sh start   run up.sh (3 nodes, VMLAB_DRBD=2 as tests/vmlab/conftest.py
 #                   uses) in a session of its own; output in $STATE/log
 #   boot.sh wait    until it has finished: its timings, or the end of its log
 #                   on failure; exits with up.sh's status
@@ -29,7 +29,7 @@ case ${1:-} in
     fi
     mkdir -p "$STATE"
     rm -f "$STATE/rc" "$STATE/log"
-    export VMLAB_DRBD=${VMLAB_DRBD:-4} VMLAB_PLAIN=${VMLAB_PLAIN:-0}
+    export VMLAB_DRBD=${VMLAB_DRBD:-2} VMLAB_PLAIN=${VMLAB_PLAIN:-0}
     # A session of its own is an autogroup of its own: without a weight of
     # its own, the VMs get no more CPU than the unit tests' session (nice
     # does not cross autogroups), and under emulation a starved master's
