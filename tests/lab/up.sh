@@ -219,7 +219,7 @@ fi
 # changes only with what the lab itself writes (sparse disk files: nothing).
 # Mounted before sshd starts: the node daemons' mount namespaces descend
 # from its, and see no later mount of the host's.
-mkdir -p "$VC" "$BASE/file-storage" "$BASE/shared-storage"
+mkdir -p "$VC" "$BASE/file-storage"
 lab_storage() {  # DIR
   mkdir -p "$1"
   mount -t tmpfs -o "size=$STORAGE_SIZE,mode=755" "htools-lab-storage" "$1"
@@ -234,7 +234,6 @@ for _ in $(seq 1 50); do [[ -s /run/sshd-$NS.pid ]] && break; sleep 0.1; done
 say "sshd inside $NS (pid $(cat "/run/sshd-$NS.pid"))"
 
 # ------------------------------------------------------------------ 3. virtual node roots
-mkdir -p "$VC" "$BASE/file-storage" "$BASE/shared-storage"
 # The fake hypervisor reports the host's /proc/meminfo (MemFree+Buffers+
 # Cached, minus its instances), which drifts by megabytes every second; a
 # fixed meminfo for the node daemons makes node memory, scores and hbal's
