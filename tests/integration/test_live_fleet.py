@@ -16,7 +16,7 @@ import time
 
 import yaml
 
-from kit.ansible_cli import tool
+from kit.ansible_cli import failure_first, tool
 from kit.paths import LAB_DIR, REPO_ROOT
 
 PLAYBOOK = os.path.join(REPO_ROOT, 'playbooks', 'fleet.yml')
@@ -91,7 +91,7 @@ def test_one_cluster_is_balanced_while_another_is_rolled(fresh, second_lab, tmp_
                           cwd=str(tmp_path), env=env, capture_output=True, text=True,
                           timeout=1800, check=False)
     output = proc.stdout + proc.stderr
-    assert proc.returncode == 0, output[-20000:]
+    assert proc.returncode == 0, failure_first(output)
 
     # the balanced cluster: balanced, and nothing left to do
     assert balanced.placement() != before

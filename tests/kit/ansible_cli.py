@@ -96,3 +96,35 @@ def run_playbook(tmp_path, playbook, *args):
     proc = subprocess.run([tool('ansible-playbook'), playbook] + list(args), cwd=str(tmp_path),
                           env=env, capture_output=True, text=True, timeout=300, check=False)
     return proc.returncode, proc.stdout + proc.stderr, proc.stdout
+
+
+FAILED_TASK_RE = re.compile(r'^(?:fatal|failed): \[', re.M)
+
+
+def failure_first(output, tail=6000, context=40):
+    """A playbook's output for an assertion message: each failed task (its
+    TASK line and the lines after `fatal:`) first, then the end of the run.
+    CI shows a long message cut in the middle, where the failure usually is."""
+    lines = output.splitlines()
+    parts = []
+    for match in FAILED_TASK_RE.finditer(output):
+        at = output.count('\n', 0, match.start())
+        task = next((i for i in range(at, -1, -1) if lines[i].startswith('TASK [')), at)
+        parts.append('\n'.join(lines[task:at + context]))
+    head = '\n...\n'.join(parts) if parts else '(no failed task in the output)'
+    return 'failed tasks:\n%s\n\n... the end of the output:\n%s' % (head, output[-tail:])
+
+
+LOG_TASK_RE = re.compile(r'^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*?\| (TASK \[.*?\]|PLAY RECAP)',
+                         re.M)
+
+
+def slowest_tasks(log_text, count=8):
+    """[(seconds, task)] of the `count` slowest tasks of an ANSIBLE_LOG_PATH
+    log, slowest first (a task lasts until the next one starts)."""
+    import datetime   # pylint: disable=import-outside-toplevel
+    marks = [(datetime.datetime.strptime(m.group(1), '%Y-%m-%d %H:%M:%S').timestamp()
+              + int(m.group(2)) / 1000.0, m.group(3)) for m in LOG_TASK_RE.finditer(log_text)]
+    spans = [(round(end[0] - start[0], 1), start[1][6:-1])
+             for start, end in zip(marks, marks[1:]) if start[1] != 'PLAY RECAP']
+    return sorted(spans, key=lambda s: -s[0])[:count]

@@ -23,6 +23,7 @@ import threading
 
 import pytest
 
+from kit.ansible_cli import failure_first, slowest_tasks
 from kit.lab import tool
 from kit.run_marks import kept_marks, marks_left
 from vmkit import (DrbdSampler, move_steps, spread_ok, spread_targets, verify_disks_clean,
@@ -62,10 +63,13 @@ WAVE_SECONDS = 2700
 def _run_role(lab, tmp_path, timeout=3600, **role_vars):
     """ansible-playbook of the role's play; (rc, report, output)."""
     report_file = str(tmp_path / 'report.json')
-    if os.path.exists(report_file):
-        os.remove(report_file)
+    for old in (report_file, str(tmp_path / 'ansible.log')):
+        if os.path.exists(old):
+            os.remove(old)
     env = lab.ansible_env(inventory=lab.inventory)
-    env.update(ROLLING_REBOOT_REPORT=report_file, ANSIBLE_CALLBACK_RESULT_FORMAT='yaml')
+    # the log's timestamps tell which task took the time (figures)
+    env.update(ROLLING_REBOOT_REPORT=report_file, ANSIBLE_CALLBACK_RESULT_FORMAT='yaml',
+               ANSIBLE_LOG_PATH=str(tmp_path / 'ansible.log'))
     proc = subprocess.run([tool('ansible-playbook'), '-i', lab.inventory, PLAYBOOK,
                            '-e', json.dumps(role_vars)],
                           cwd=str(tmp_path), env=env, capture_output=True, text=True,
@@ -258,10 +262,14 @@ def _roll_and_check(lab, tmp_path, timed, figures, layout, selected, written, **
         len(writer.written), ', '.join('%s@%dMiB oos=%dKiB' % (w[0], w[1], w[4])
                                        for w in writer.written)))
     figures.append('role report: %s' % (report or {}).get('summary'))
+    log = tmp_path / 'ansible.log'
+    if log.exists():
+        figures.append('slowest tasks: %s' % '; '.join(
+            '%ss %s' % span for span in slowest_tasks(log.read_text(encoding='utf-8'))))
     for wave in (report or {}).get('waves', []):
         figures.append('wave %s: %s' % (wave.get('wave'), json.dumps(
             {k: wave.get(k) for k in ('nodes', 'seconds', 'resync_seconds') if k in wave})))
-    assert rc == 0, output[-20000:]
+    assert rc == 0, failure_first(output)
     assert report['status'] == 'done', report
     violations, unverified = sampler.verdict()
     assert not violations, violations
