@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Boot the vm lab in the background while other work runs (`make test` boots it
+# Boot the vm lab in the background while other work runs (`make test TEST_VMLAB=1` boots it
 # during the namespace-lab tests, which mostly wait on Ganeti), then wait for it.
 #
 #   boot.sh start   run up.sh (3 nodes, VMLAB_DRBD=2 as tests/vmlab/conftest.py

@@ -31,7 +31,7 @@ from kit.lab import read_env_file  # noqa: E402  pylint: disable=wrong-import-po
 from vmkit import HERE, VmLab, settings  # noqa: E402  pylint: disable=wrong-import-position
 
 NODES = 3
-# 2 DRBD instances (make test: the master's wave; each one costs minutes to
+# 2 DRBD instances (make vmlab: the master's wave; each one costs minutes to
 # create and to migrate under emulation); make vmlab-long and vmlab-roll boot
 # 4, for the DRBD balance's compound moves and the spread over every node
 LAB_DEFAULTS = {'VMLAB_DRBD': '2', 'VMLAB_PLAIN': '0'}
