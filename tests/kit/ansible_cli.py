@@ -10,6 +10,7 @@ test run of ansible uses (the module tests here, the lab in kit/lab.py);
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import re
@@ -122,7 +123,6 @@ LOG_TASK_RE = re.compile(r'^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*?\| (TASK
 def slowest_tasks(log_text, count=8):
     """[(seconds, task)] of the `count` slowest tasks of an ANSIBLE_LOG_PATH
     log, slowest first (a task lasts until the next one starts)."""
-    import datetime   # pylint: disable=import-outside-toplevel
     marks = [(datetime.datetime.strptime(m.group(1), '%Y-%m-%d %H:%M:%S').timestamp()
               + int(m.group(2)) / 1000.0, m.group(3)) for m in LOG_TASK_RE.finditer(log_text)]
     spans = [(round(end[0] - start[0], 1), start[1][6:-1])
