@@ -40,29 +40,29 @@ after_first() {  # WHY: when it starts, for the timeline
   mark "  $RUN_LABS_AFTER_FIRST done (exit $(cat "$first_rc"))"
 }
 
-if [[ ${RUN_LABS_VMLAB:-1} == 0 ]]; then
-  # no vm lab: its part "ends" at once, and the checks start beside the
-  # namespace-lab tests
-  (
-    echo "(the vm lab is not part of this run: RUN_LABS_VMLAB=0)"
-    after_first "beside the namespace-lab tests: no vm lab"
-  ) >"$vm_log" 2>&1 &
-else
-(
+vmlab=${RUN_LABS_VMLAB:-1}
+
+vm_tests() {  # once the vm lab is up, its tests; then the lab down at once
   (
     tests/vmlab/boot.sh wait || exit 1
     mark "  vm lab up"
     HTOOLS_VMLAB_REUSE=1 "$MAKE" --no-print-directory vmlab
   )
-  rc=$?
+  local rc=$?
   mark "  vm lab tests done (exit $rc)"
   # down at once: idle emulated VMs still take CPU from what runs next
   tests/vmlab/boot.sh stop
   VMLAB_KEEP_LOGS=${HTOOLS_VMLAB_LOGS:-} tests/vmlab/down.sh >/dev/null || rc=1
   # the vm lab is done with, booted or not: its CPU goes to the checks
   after_first "the vm-lab tests done first"
-  exit $rc
-) >"$vm_log" 2>&1 &
+  return $rc
+}
+
+if [[ $vmlab != 0 ]]; then
+  vm_tests >"$vm_log" 2>&1 &
+else
+  # no vm lab: the checks start beside the namespace-lab tests
+  after_first "beside the namespace-lab tests: no vm lab" &
 fi
 vm_pid=$!
 
@@ -79,10 +79,10 @@ fi
 wait "$vm_pid"
 vm_rc=$?
 wait        # the checks, when the namespace-lab tests ended first
-if [[ ${RUN_LABS_VMLAB:-1} != 0 ]]; then
+if [[ $vmlab != 0 ]]; then
   echo "== vm lab tests (run beside the namespace-lab tests), exit $vm_rc:"
+  cat "$vm_log"
 fi
-cat "$vm_log"
 first_status=0
 if [[ -n ${RUN_LABS_AFTER_FIRST:-} ]]; then
   first_status=$(cat "$first_rc" 2>/dev/null)
@@ -92,9 +92,11 @@ if [[ -n ${RUN_LABS_AFTER_FIRST:-} ]]; then
 fi
 rm -rf "$vm_log" "$first_log" "$first_rc" "$first_claim"
 # down already, unless its subshell was cut short
-if [[ ${RUN_LABS_VMLAB:-1} != 0 ]]; then
+vm_status="vm lab not run"
+if [[ $vmlab != 0 ]]; then
   tests/vmlab/boot.sh stop
   VMLAB_KEEP_LOGS=${HTOOLS_VMLAB_LOGS:-} tests/vmlab/down.sh >/dev/null || vm_rc=1
+  vm_status="vm-lab tests exit $vm_rc"
 fi
-echo "== labs: namespace-lab tests exit $lab_rc, vm-lab tests exit $vm_rc${RUN_LABS_AFTER_FIRST:+, $RUN_LABS_AFTER_FIRST exit $first_status}${1:+; after them $* exit $beside_rc}"
+echo "== labs: namespace-lab tests exit $lab_rc, $vm_status${RUN_LABS_AFTER_FIRST:+, $RUN_LABS_AFTER_FIRST exit $first_status}${1:+; after them $* exit $beside_rc}"
 [[ $lab_rc == 0 && $vm_rc == 0 && $first_status == 0 && $beside_rc == 0 ]]
