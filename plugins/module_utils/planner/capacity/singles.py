@@ -128,7 +128,6 @@ class SingleTries:
         self._last_ranking = None   # (node list, (size key, index), candidates, Replay)
         self.boards = BoardKeeper()
         self.by_units = None
-        self._barren = None     # the node list where the last checked solve placed nothing
 
     def solve(self, nodes, inst, good=None, doomed=None):
         """alloc.try_alloc(data, nodes, inst, targets, 1, force, good).
@@ -142,38 +141,19 @@ class SingleTries:
         fails = [o.fail for o in offers if o.fail is not None]
         collected = [o for o in reversed(offers) if o.fail is None]
         if doomed is not None and collected and doomed([o.target for o in collected]):
-            return self._none_good(nodes, collected, fails)
-        verdicts = {}           # target -> good(item), each asked once
-        if good is not None and doomed is not None and self._barren is nodes:
-            # The last size allocated nothing on this cluster: this one
-            # usually fails too.  Ask every candidate before ranking them: if
-            # all fail, the ranking (which only orders them) is not needed.
-            for offer in collected:
-                verdicts[offer.target] = good(self._item(nodes, offer, inst, None))
-                if verdicts[offer.target]:
-                    break
-            else:
-                return self._none_good(nodes, collected, fails)
+            sol = Solution()
+            sol.failures = ["FailN1"] * len(collected) + fails[::-1]
+            return sol
         sol = Solution()
         dropped = 0
         for i, score in self._ranking(nodes, inst, collected):
             item = self._item(nodes, collected[i], inst, score)
-            verdict = verdicts.get(collected[i].target)
-            if good is None or (verdict if verdict is not None else good(item)):
+            if good is None or good(item):
                 sol.best = item
                 break
             dropped += 1
         sol.failures = ["FailN1"] * dropped + fails[::-1]
         sol.allocs = len(collected) - dropped
-        if good is not None:
-            self._barren = nodes if sol.best is None else None
-        return sol
-
-    def _none_good(self, nodes, collected, fails):
-        """solve's Solution when every candidate fails the N+1 predicate."""
-        self._barren = nodes
-        sol = Solution()
-        sol.failures = ["FailN1"] * len(collected) + fails[::-1]
         return sol
 
     def _ranking(self, nodes, inst, collected):

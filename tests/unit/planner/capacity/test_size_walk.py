@@ -24,8 +24,6 @@ from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.glo
     Checker)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.report import (
     capacity_report)
-from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.singles import (
-    SingleTries)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.capacity.walk import (
     SizeWalk)
 from ansible_collections.ganeti.htools.plugins.module_utils.planner.evacuate.state import (
@@ -122,33 +120,3 @@ def test_proved_failures_are_failures_on_generated_clusters(tmp_path, monkeypatc
     monkeypatch.undo()
     _without_walk(monkeypatch)
     assert keys == _answer(_load(tmp_path, text), opts)
-
-
-def _counting_rankings(monkeypatch):
-    counted = [0]
-    real = SingleTries._ranking
-
-    def ranking(self, *args):
-        counted[0] += 1
-        return real(self, *args)
-    monkeypatch.setattr(SingleTries, "_ranking", ranking)
-    return counted
-
-
-@pytest.mark.parametrize("nodes,seed,per_node", DRBD_CASES[:2])
-def test_a_size_after_a_barren_one_is_ranked_only_when_a_candidate_passes(
-        tmp_path, monkeypatch, nodes, seed, per_node):
-    """After a size that placed nothing on a cluster, SingleTries.solve checks
-    the next size's candidates before ranking them: the same keys as when it
-    always ranks first, with fewer rankings."""
-    text = drbd_cluster(nodes, seed, per_node=per_node)
-    with_shortcut = _counting_rankings(monkeypatch)
-    keys = _answer(_load(tmp_path, text), PARAMS)
-    monkeypatch.undo()
-    # never barren: every checked solve ranks its candidates first
-    monkeypatch.setattr(SingleTries, "_barren", property(lambda self: None,
-                                                         lambda self, value: None),
-                        raising=False)
-    always = _counting_rankings(monkeypatch)
-    assert keys == _answer(_load(tmp_path, text), PARAMS)
-    assert with_shortcut[0] < always[0]
