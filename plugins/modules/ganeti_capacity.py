@@ -28,6 +28,7 @@ extends_documentation_fragment:
   - ganeti.htools.data_source
   - ganeti.htools.rapi
   - ganeti.htools.details
+  - ganeti.htools.in_process
 options:
   simulate:
     description:
@@ -310,7 +311,8 @@ TEMPLATES = ["diskless", "file", "sharedfile", "plain", "blockdev", "drbd", "rbd
              "gluster"]
 
 
-def main():
+def main(module_class=None):
+    """Run the module; `module_class`: ReadingModule's."""
     argument_spec = argspecs.combine(
         argspecs.data_file(), argspecs.rapi(), argspecs.details(),
         simulate=dict(type="list", elements="str"),
@@ -327,7 +329,8 @@ def main():
         min_disk=dict(type="float", default=0.0),
         static_kvm_node_memory=dict(type="int", default=4096),
     )
-    ReadingModule(argument_spec, checked=HBAL_CHECKED).run_report(capacity_report, details=DETAILS)
+    ReadingModule(argument_spec, checked=HBAL_CHECKED,
+                  module_class=module_class).run_report(capacity_report, details=DETAILS)
 
 
 if __name__ == '__main__':

@@ -29,6 +29,7 @@ extends_documentation_fragment:
   - ganeti.htools.rapi
   - ganeti.htools.details
   - ganeti.htools.balance_options
+  - ganeti.htools.in_process
 options:
   hcheck:
     description:
@@ -551,13 +552,15 @@ def _report(data, params):
     return info_from_data(data, params)
 
 
-def main():
+def main(module_class=None):
+    """Run the module; `module_class`: ReadingModule's."""
     argument_spec = argspecs.combine(argspecs.data_source(), argspecs.mond(), argspecs.rapi(),
                                      argspecs.details(), argspecs.planner_options(BALANCE),
                                      hcheck=dict(type="bool", default=False),
                                      no_simulation=dict(type="bool", default=False),
                                      no_capacity_checks=dict(type="bool", default=False))
-    ReadingModule(argument_spec, checked=BALANCE.table).run_report(_report, details=DETAILS)
+    ReadingModule(argument_spec, checked=BALANCE.table,
+                  module_class=module_class).run_report(_report, details=DETAILS)
 
 
 if __name__ == '__main__':

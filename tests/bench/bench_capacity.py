@@ -8,14 +8,15 @@ in the same run:
 
 * ``hspace --machine-readable -t FILE``;
 * the module through the ansible CLI, ``ansible localhost -m
-  ganeti.htools.ganeti_capacity -a data_file=FILE`` (the whole process),
-  ``--repeat`` times (default 3): its run is short, so a shared machine's
+  ganeti.htools.ganeti_capacity -a data_file=FILE`` (the whole process; on
+  this local connection the module runs in Ansible's own process, as users
+  running it so get it), ``--repeat`` times (default 3): its run is short, so a shared machine's
   noise moves it more than hspace's; the median run is compared, and the
   fastest and slowest are printed beside it;
 * ``ansible localhost -m ping`` as often, each run just before the module's:
-  Ansible's own start, payload and result handling, which no module goes
-  below.  Its median is printed, with hspace's time over it: the ratio a
-  module that planned in no time at all would reach on this machine now.
+  Ansible's own start, payload and result handling.  Its median is printed,
+  with hspace's time over it: the ratio a module sent as a payload that
+  planned in no time at all would reach on this machine now.
 
 The module's `machine_readable` must equal hspace's keys and values.  Wall
 and CPU (user+sys) seconds are printed, and the hspace/ours ratios.

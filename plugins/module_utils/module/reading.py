@@ -33,13 +33,15 @@ class ReadingModule:
     """An AnsibleModule with the collection's checks and the cluster read: all a
     read-only module needs (module/runner.py's HtoolsModule adds the plans)."""
 
-    def __init__(self, argument_spec, needs=(), checked=(), **module_options):
-        """`checked`: the module's own range-checked options (its planner's table)."""
-        self.ansible = AnsibleModule(argument_spec=argument_spec, supports_check_mode=True,
-                                     **module_options)
+    def __init__(self, argument_spec, needs=(), checked=(), module_class=None, **module_options):
+        """`checked`: the module's own range-checked options (its planner's table).
+        `module_class`: AnsibleModule, or a stand-in with its interface and the
+        options as passed (`given`): the in-process run of plugin_utils/in_process.py."""
+        self.ansible = (module_class or AnsibleModule)(argument_spec=argument_spec,
+                                                       supports_check_mode=True, **module_options)
         self.params = self.ansible.params
         # the options the task (or module_defaults) passed, even as null
-        self.given = frozenset(_load_params())
+        self.given = frozenset(self.ansible.given if module_class else _load_params())
         self._refuse_url_credentials()
         self._refuse_two_sources()
         # requests only for RAPI: a play on the master over LUXI needs numpy alone
