@@ -108,10 +108,10 @@ class InProcessAction(NormalAction):
     def _run_here(self):
         """The module's result, or None where only the module can answer."""
         task = self._task
-        check_mode = bool(getattr(task, "check_mode", None) or self._play_context.check_mode)
 
         def module_class(**spec):
-            return InProcessModule(task.args, task.action, check_mode, **spec)
+            # check mode as ActionBase passes it to a module (_ansible_check_mode)
+            return InProcessModule(task.args, task.action, bool(task.check_mode), **spec)
 
         try:
             # imported here: a task on another host does not need it loaded
@@ -120,9 +120,7 @@ class InProcessAction(NormalAction):
             module.main(module_class=module_class)
         except Finished as done:
             return done.result
-        except Fallback:
-            return None
         except Exception:  # pylint: disable=broad-except
-            # a library missing here, or a fault: the module answers as it would
+            # Fallback, a library missing here, or a fault: the module answers as it would
             return None
         return None

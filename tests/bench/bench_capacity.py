@@ -9,10 +9,10 @@ in the same run:
 * ``hspace --machine-readable -t FILE``;
 * the module through the ansible CLI, ``ansible localhost -m
   ganeti.htools.ganeti_capacity -a data_file=FILE`` (the whole process; on
-  this local connection the module runs in Ansible's own process, as users
-  running it so get it), ``--repeat`` times (default 3): its run is short, so a shared machine's
-  noise moves it more than hspace's; the median run is compared, and the
-  fastest and slowest are printed beside it;
+  this local connection the module runs in Ansible's own process, as it
+  does for users running it so), ``--repeat`` times (default 3): its run is
+  short, so a shared machine's noise moves it more than hspace's; the
+  median run is compared, and the fastest and slowest are printed beside it;
 * ``ansible localhost -m ping`` as often, each run just before the module's:
   Ansible's own start, payload and result handling.  Its median is printed,
   with hspace's time over it: the ratio a module sent as a payload that

@@ -10,12 +10,9 @@ module is sent to its host as an AnsiballZ payload."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-
 import pytest
 
-from kit.ansible_cli import ansible_env, parse_result, run_playbook, tool
+from kit.ansible_cli import run_playbook, run_with
 from kit.paths import EXAMPLE
 
 CAPACITY = 'ganeti.htools.ganeti_capacity'
@@ -24,11 +21,7 @@ PAYLOAD = 'AnsiballZ_'
 
 
 def _run(tmp_path, module, params, *flags):
-    cmd = [tool('ansible'), 'localhost', '-vvv', '-m', module, '-a', json.dumps(params)]
-    proc = subprocess.run(cmd + list(flags), cwd=str(tmp_path), env=ansible_env(),
-                          capture_output=True, text=True, timeout=300, check=False)
-    output = proc.stdout + proc.stderr
-    status, result = parse_result(proc.stdout, output)
+    status, result, output = run_with(tmp_path, module, params, '-vvv', *flags)
     warnings = [line for line in output.splitlines() if line.startswith('[WARNING]')]
     return status, result, warnings, output
 
@@ -44,7 +37,8 @@ def _both(tmp_path, module, params):
 def _missing_memory(tmp_path):
     """The example with node2 reporting 2 GiB less free memory than its
     instances leave: hbal's "missing ... ram" data warning."""
-    lines = open(EXAMPLE, encoding='utf-8').read().split('\n')
+    with open(EXAMPLE, encoding='utf-8') as handle:
+        lines = handle.read().split('\n')
     at = next(i for i, line in enumerate(lines) if line.startswith('node2.'))
     fields = lines[at].split('|')
     fields[3] = str(int(fields[3]) - 2048)

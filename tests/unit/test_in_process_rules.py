@@ -19,7 +19,7 @@ from ansible_collections.ganeti.htools.plugins.plugin_utils.in_process import (
 def _action(transport='local', become=False, async_val=0, environment=None):
     action = object.__new__(ActionModule)
     action._connection = SimpleNamespace(transport=transport)
-    action._play_context = SimpleNamespace(become=become, check_mode=False)
+    action._play_context = SimpleNamespace(become=become)
     action._task = SimpleNamespace(async_val=async_val, environment=environment or [{}],
                                    args={}, action='ganeti.htools.ganeti_capacity')
     return action
